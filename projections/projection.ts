@@ -1,0 +1,17 @@
+import type { StoredEvent } from '../aggregates/kernel/events.js';
+
+/** The part of a database connection a projection may use: one parameterised statement at a time. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+/**
+ * A read model fed by events. `apply` must be idempotent (guard on stream revision or position)
+ * and must not call out: it only changes rows in `tables`, which a rebuild truncates.
+ */
+export interface Projection {
+  name: string;
+  tables: readonly string[];
+  handles: readonly string[];
+  apply(event: StoredEvent, tx: Sql): Promise<void>;
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import type { EventStore } from './event-store/port.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerNotFound } from './http/method-not-allowed.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { devRoutes } from './dev/dev.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platformConfig: Config;
+  }
+}
+
+export interface Platform {
+  config: Config;
+  db: Db;
+  store: EventStore;
+}
+
+const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/** Builds the HTTP app apart from `listen`, so tests drive it with `inject` or real HTTP. */
+export async function buildApp(platform: Platform): Promise<FastifyInstance> {
+  const { config } = platform;
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-sandbox-uuid"]'],
+    },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate('platformConfig', config);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  registerNotFound(app);
+  await registerRateLimit(app, { enabled: config.RATE_LIMIT_ENABLED, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
+  await registerOpenApi(app);
+  registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);
+
+  await app.register(devRoutes({ db: platform.db }), { prefix: '/api/v2/dev' });
+  return app;
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+    EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
+    EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb|kurrent|esdb\+discover)(\+discover)?:\/\//, 'must be an esdb:// connection string').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+    RATE_LIMIT_ENABLED: bool.default(true),
+    IDEMPOTENCY_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EVENT_STORE === 'eventstoredb' && !c.EVENTSTORE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['EVENTSTORE_URL'], message: 'is required when EVENT_STORE=eventstoredb' });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}

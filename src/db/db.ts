@@ -1,0 +1,15 @@
+import type { Sql } from '../../projections/projection.js';
+
+export type { Sql };
+
+/** The one database port of the shell: PostgreSQL through `pg`, or PGlite in-process. */
+export interface Db extends Sql {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; a throw rolls everything back. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(script: string): Promise<void>;
+  /** Calls `onMessage` for each NOTIFY on `channel`; returns the unsubscribe. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

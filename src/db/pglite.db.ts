@@ -1,0 +1,70 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { mkdirSync, writeFileSync, unlinkSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db, Sql } from './db.js';
+
+const parsers = { 20: (v: string) => Number(v) };
+
+/**
+ * PGlite in a data folder (or in memory when `dataDir` is undefined). Two processes opening one
+ * folder corrupt it, so a lock file holding our pid guards it; a lock left by a dead process is
+ * taken over.
+ */
+export async function createPgliteDb(dataDir?: string): Promise<Db> {
+  let lockPath: string | undefined;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    lockPath = join(dataDir, '.platform.lock');
+    takeLock(lockPath);
+  }
+  const db = await PGlite.create(dataDir, { parsers, extensions: { pg_trgm } });
+  return wrapPglite(db, lockPath);
+}
+
+function takeLock(lockPath: string) {
+  if (existsSync(lockPath)) {
+    const pid = Number(readFileSync(lockPath, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`data folder is in use by process ${pid} (${lockPath}); stop it or set DATA_DIR to another folder`);
+    }
+    unlinkSync(lockPath);
+  }
+  // 'wx' fails when another process created the lock between our check and now.
+  writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function wrapPglite(db: PGlite, lockPath?: string): Db {
+  return {
+    kind: 'pglite',
+    async query<T>(text: string, params?: unknown[]) {
+      return (await db.query<T>(text, params as unknown[])).rows;
+    },
+    async transaction<T>(fn: (tx: Sql) => Promise<T>) {
+      return db.transaction(async (t) => {
+        const tx: Sql = { query: async <R>(text: string, params?: unknown[]) => (await t.query<R>(text, params as unknown[])).rows };
+        return fn(tx);
+      });
+    },
+    async exec(script: string) {
+      await db.exec(script);
+    },
+    async listen(channel, onMessage) {
+      const unlisten = await db.listen(channel, onMessage);
+      return async () => unlisten();
+    },
+    async close() {
+      if (!db.closed) await db.close();
+      if (lockPath && existsSync(lockPath)) unlinkSync(lockPath);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Observable } from 'rxjs';
+import type { DomainEvent, EventMetadata, StoredEvent } from '../../aggregates/kernel/events.js';
+import type { Sql } from '../db/db.js';
+
+/** `no_stream`: must not exist; `stream_exists`: must exist; `any`; or the exact last revision. */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
+
+export interface NewEvent extends DomainEvent {
+  metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** The stream's revision after the append (the last event's revision). */
+  nextRevision: number;
+  events: StoredEvent[];
+}
+
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+  /** Extra work in the append's transaction (Postgres adapter only), after the inline projections. */
+  inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
+}
+
+export interface ReadStreamOptions {
+  /** Revision to start from, inclusive. Defaults to the first (forwards) or last (backwards). */
+  fromRevision?: number;
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events after this checkpoint. `undefined` reads from the start. */
+  after?: string;
+  maxCount?: number;
+}
+
+/** The event-store port. Every adapter passes the same contract suite (test/event-store.contract.ts). */
+export interface EventStore {
+  readonly name: string;
+  /** Appends atomically; a revision mismatch throws DomainError WRONG_EXPECTED_REVISION. */
+  append(tenant: string, streamId: string, events: NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  readStream(tenant: string, streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
+  /** The global log in commit-safe order; never skips an event that commits late. */
+  readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /** Live feed of the global log after `after`: a catch-up read, then woken by new appends. */
+  subscribe(options?: { after?: string; batchSize?: number }): Observable<StoredEvent>;
+  close(): Promise<void>;
+}

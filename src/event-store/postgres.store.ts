@@ -1,0 +1,172 @@
+import { Subject } from 'rxjs';
+import type { StoredEvent } from '../../aggregates/kernel/events.js';
+import { DomainError } from '../../aggregates/kernel/errors.js';
+import type { Projection } from '../../projections/projection.js';
+import type { Db, Sql } from '../db/db.js';
+import { catchUpSubscription } from './catch-up.js';
+import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
+import { applyProjections } from '../projections/apply.js';
+
+const CHANNEL = 'platform_events';
+const START = '0:0';
+
+interface EventRow {
+  position: number;
+  transaction_id: string;
+  tenant: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  version: number;
+  data: unknown;
+  metadata: StoredEvent['metadata'];
+}
+
+const columns = 'position, transaction_id::text as transaction_id, tenant, stream_id, revision, type, version, data, metadata';
+
+function toStored(row: EventRow): StoredEvent {
+  return {
+    type: row.type,
+    version: row.version,
+    data: row.data,
+    metadata: row.metadata,
+    tenant: row.tenant,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    checkpoint: `${row.transaction_id}:${row.position}`,
+  };
+}
+
+function parseCheckpoint(checkpoint: string | undefined): [string, number] {
+  const [tx, pos] = (checkpoint ?? START).split(':');
+  if (!/^\d+$/.test(tx ?? '') || !/^\d+$/.test(pos ?? '')) {
+    throw new DomainError('VALIDATION_FAILED', `bad checkpoint ${checkpoint}`, [
+      { message: `checkpoint ${checkpoint} is not of the form <txid>:<position>`, type: 'VALIDATION', correctionSuggestion: 'Pass a checkpoint taken from an event' },
+    ]);
+  }
+  return [tx!, Number(pos)];
+}
+
+function modeOf(expected: ExpectedRevision): [string, number | null] {
+  if (typeof expected === 'number') return expected < 0 ? ['no_stream', null] : ['exact', expected];
+  return [expected, null];
+}
+
+function isWrongRevision(err: unknown): err is { code: string; message: string } {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'P0409';
+}
+
+export interface PostgresStoreOptions {
+  db: Db;
+  /** Projections run inline, in the append's transaction. */
+  projections?: readonly Projection[];
+  pollMs?: number;
+}
+
+/** The Postgres (and PGlite) adapter of the event-store port. */
+export async function createPostgresEventStore({ db, projections = [], pollMs = 500 }: PostgresStoreOptions): Promise<EventStore> {
+  const wake = new Subject<void>();
+  const handled = new Set(projections.flatMap((p) => p.handles));
+  let notifyScheduled = false;
+  let closed = false;
+
+  // Other processes append too: their NOTIFY wakes our subscribers.
+  const unlisten = await db.listen(CHANNEL, () => wake.next());
+
+  // One NOTIFY per burst of appends, sent after commit: NOTIFY inside every append would
+  // serialise all commits on the notification queue lock.
+  function announce() {
+    wake.next();
+    if (notifyScheduled || closed) return;
+    notifyScheduled = true;
+    setTimeout(() => {
+      notifyScheduled = false;
+      if (!closed) db.query(`select pg_notify('${CHANNEL}', '')`).catch(() => {});
+    }, 2).unref();
+  }
+
+  async function appendIn(sql: Sql, tenant: string, streamId: string, events: NewEvent[], expected: ExpectedRevision) {
+    const [mode, exp] = modeOf(expected);
+    const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
+    try {
+      const rows = await sql.query<{ revision: number; position: number; transaction_id: string }>(
+        'select * from append_events($1, $2, $3, $4, $5::jsonb)',
+        [tenant, streamId, mode, exp, payload],
+      );
+      return rows.map((row, i): StoredEvent => ({
+        ...events[i]!,
+        tenant,
+        streamId,
+        revision: row.revision,
+        position: row.position,
+        checkpoint: `${row.transaction_id}:${row.position}`,
+      }));
+    } catch (err) {
+      if (isWrongRevision(err)) {
+        const actual = Number(err.message.split(':').pop());
+        throw new DomainError('WRONG_EXPECTED_REVISION', `stream ${streamId} is at revision ${actual}, not ${String(expected)}`, [
+          {
+            message: `The resource changed since revision ${String(expected)}; it is now at revision ${actual}`,
+            type: 'GENERAL',
+            correctionSuggestion: 'Read the resource again and retry with its current revision',
+          },
+        ], { actualRevision: actual });
+      }
+      throw err;
+    }
+  }
+
+  async function readAll(options: ReadAllOptions = {}) {
+    const [tx, pos] = parseCheckpoint(options.after);
+    const rows = await db.query<EventRow>(
+      `select ${columns} from events
+       where (transaction_id, position) > ($1::text::xid8, $2::bigint)
+         and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id, position limit $3`,
+      [tx, pos, options.maxCount ?? 1000],
+    );
+    return rows.map(toStored);
+  }
+
+  return {
+    name: db.kind === 'pglite' ? 'pglite' : 'postgres',
+    async append(tenant, streamId, events, options: AppendOptions) {
+      if (events.length === 0) throw new Error('append needs at least one event');
+      const needsTx = options.inTransaction !== undefined || events.some((e) => handled.has(e.type));
+      const stored = needsTx
+        ? await db.transaction(async (tx) => {
+            const out = await appendIn(tx, tenant, streamId, events, options.expectedRevision);
+            await applyProjections(projections, out, tx);
+            if (options.inTransaction) await options.inTransaction(tx, out);
+            return out;
+          })
+        : await appendIn(db, tenant, streamId, events, options.expectedRevision);
+      announce();
+      return { nextRevision: stored[stored.length - 1]!.revision, events: stored };
+    },
+
+    async readStream(tenant, streamId, options: ReadStreamOptions = {}) {
+      const backwards = options.direction === 'backwards';
+      const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+      const rows = await db.query<EventRow>(
+        `select ${columns} from events where tenant = $1 and stream_id = $2 and revision ${backwards ? '<=' : '>='} $3
+         order by revision ${backwards ? 'desc' : 'asc'} limit $4`,
+        [tenant, streamId, from, options.maxCount ?? 1_000_000],
+      );
+      return rows.map(toStored);
+    },
+
+    readAll,
+
+    subscribe(options = {}) {
+      return catchUpSubscription({ readAll, wake, pollMs }, options.after, options.batchSize ?? 500);
+    },
+
+    async close() {
+      closed = true;
+      wake.complete();
+      await unlisten();
+    },
+  };
+}

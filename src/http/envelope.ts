@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** The spec's success envelope (2.1). */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ message: z.string(), data });
+
+/** The spec's list envelope: the success envelope plus the page counters. */
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({
+    message: z.string(),
+    data: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    perPage: z.number().int(),
+    lastPage: z.number().int(),
+  });
+
+export const ok = <T>(data: T, message = 'success') => ({ message, data });
+
+export function page<T>(items: T[], total: number, pageNumber: number, perPage: number, message = 'success') {
+  return { message, data: items, total, page: pageNumber, perPage, lastPage: Math.max(1, Math.ceil(total / perPage)) };
+}

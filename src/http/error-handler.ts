@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, type ErrorDetail } from '../../aggregates/kernel/errors.js';
+import { errorBody, statusOf } from './error-body.js';
+import { validationDetails } from './validation-details.js';
+
+interface FrameworkFailure {
+  status: number;
+  message: string;
+  detail: Omit<ErrorDetail, 'field'>;
+}
+
+// Fastify's own errors, by code, as the spec's error body.
+const frameworkFailures: Record<string, FrameworkFailure> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    message: 'Malformed JSON body',
+    detail: { message: 'The request body is not valid JSON', type: 'VALIDATION', correctionSuggestion: 'Send a well-formed JSON document' },
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    message: 'Empty JSON body',
+    detail: { message: 'Content-Type is application/json but the body is empty', type: 'VALIDATION', correctionSuggestion: 'Send a JSON body, or drop the Content-Type header' },
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    message: 'Request body too large',
+    detail: { message: 'The request body is larger than the server accepts', type: 'VALIDATION', correctionSuggestion: 'Send a smaller body, or split the request' },
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    message: 'Unsupported content type',
+    detail: { message: 'The body has a content type this route does not accept', type: 'VALIDATION', correctionSuggestion: 'Send the body as application/json' },
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    message: 'Bad Content-Length',
+    detail: { message: 'Content-Length does not match the body', type: 'VALIDATION', correctionSuggestion: 'Send a correct Content-Length header' },
+  },
+};
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  details: ErrorDetail[],
+  extra: { roles?: string[]; scopes?: string[]; stackTrace?: string } = {},
+) {
+  const production = request.server.platformConfig.NODE_ENV === 'production';
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody({ message, status, requestId: request.id, details, ...extra, stackTrace: production ? undefined : extra.stackTrace }));
+}
+
+/** The one place where every failure becomes the spec's error body. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof DomainError) {
+      const status = statusOf[err.code];
+      if (status === 429 && typeof err.extra.retryAfterSeconds === 'number') reply.header('retry-after', String(err.extra.retryAfterSeconds));
+      return sendError(request, reply, status, err.message, err.details, {
+        roles: err.extra.roles as string[] | undefined,
+        scopes: err.extra.scopes as string[] | undefined,
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = validationDetails(err.validation, err.validationContext ?? 'body');
+      return sendError(request, reply, 400, `Invalid ${err.validationContext ?? 'request'}`, details);
+    }
+    const known = err.code ? frameworkFailures[err.code] : undefined;
+    if (known) return sendError(request, reply, known.status, known.message, [known.detail]);
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(request, reply, err.statusCode, err.message, [
+        { message: err.message, type: 'VALIDATION', correctionSuggestion: 'Check the request against the OpenAPI document at /api/v2/openapi.json' },
+      ]);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(request, reply, 500, 'Internal server error', [
+      { message: 'The server failed to handle the request', type: 'INTERNAL_SERVER_ERROR', correctionSuggestion: `Retry later; if it persists, contact support with requestId ${request.id}` },
+    ], { stackTrace: err.stack });
+  });
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+/** The OpenAPI 3 document, generated from the routes' zod schemas, and a docs page over it. */
+export async function registerOpenApi(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Multi-tenant Dynamic Data Platform API', version: '2.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/v2/docs', uiConfig: { url: '/api/v2/openapi.json' } as never });
+  app.get('/api/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,42 @@
+import { resolve } from 'node:path';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import { createPostgresDb } from './db/postgres.db.js';
+import { createPgliteDb } from './db/pglite.db.js';
+import { migrate } from './db/migrate.js';
+import type { EventStore } from './event-store/port.js';
+import { createPostgresEventStore } from './event-store/postgres.store.js';
+import { projections as allProjections } from '../projections/index.js';
+import type { Projection } from '../projections/projection.js';
+
+export interface OpenedPlatform {
+  db: Db;
+  store: EventStore;
+  projections: readonly Projection[];
+  close(): Promise<void>;
+}
+
+/** The composition root: picks the database and the event-store adapter from the config. */
+export async function openPlatform(config: Config, options: { db?: Db; projections?: readonly Projection[] } = {}): Promise<OpenedPlatform> {
+  const db = options.db ?? (config.DATABASE_URL
+    ? createPostgresDb({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })
+    : await createPgliteDb(resolve(config.DATA_DIR)));
+  await migrate(db);
+  const projections = options.projections ?? allProjections;
+  let store: EventStore;
+  if (config.EVENT_STORE === 'eventstoredb') {
+    const { createEventStoreDbStore } = await import('./event-store/eventstoredb.store.js');
+    store = await createEventStoreDbStore({ connectionString: config.EVENTSTORE_URL!, db, projections });
+  } else {
+    store = await createPostgresEventStore({ db, projections });
+  }
+  return {
+    db,
+    store,
+    projections,
+    async close() {
+      await store.close();
+      await db.close();
+    },
+  };
+}
