@@ -1,0 +1,90 @@
+import { DomainError } from '../../aggregates/kernel/errors.js';
+import type { Decider } from '../../aggregates/kernel/decider.js';
+import type { DomainEvent, EventMetadata, StoredEvent } from '../../aggregates/kernel/events.js';
+import type { Sql } from '../db/db.js';
+import type { EventStore, ExpectedRevision } from '../event-store/port.js';
+
+/** Who asks, and why: becomes every event's metadata. */
+export interface CommandContext {
+  tenant: string;
+  userUuid: string | null;
+  requestId: string;
+  correlationId?: string;
+  causationId?: string | null;
+  now: number;
+}
+
+export interface HandleOptions<State, Command, Event extends DomainEvent> {
+  store: EventStore;
+  decider: Decider<State, Command, Event>;
+  streamId: string;
+  command: Command | ((state: State, revision: number) => Command);
+  context: CommandContext;
+  /** A precondition from the caller (body `expectedRevision` or If-Match): never retried. */
+  expectedRevision?: number;
+  /** Work in the append's transaction (Postgres), e.g. reserving a unique value. */
+  inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
+  maxRetries?: number;
+}
+
+export interface Handled<State> {
+  state: State;
+  revision: number;
+  events: StoredEvent[];
+}
+
+export function metadataFor(context: CommandContext, schemaVersion: number): EventMetadata {
+  return {
+    tenant: context.tenant,
+    userUuid: context.userUuid,
+    requestId: context.requestId,
+    correlationId: context.correlationId ?? context.requestId,
+    causationId: context.causationId ?? null,
+    occurredAt: context.now,
+    schemaVersion,
+  };
+}
+
+/**
+ * The write path: load the stream, fold it, decide, append with the revision we decided on.
+ * Without a caller precondition a conflicting append is retried on fresh state (bounded), so no
+ * acknowledged write is lost and none is applied twice.
+ */
+export async function handleCommand<State, Command, Event extends DomainEvent>(
+  opts: HandleOptions<State, Command, Event>,
+): Promise<Handled<State>> {
+  const { store, decider, streamId, context } = opts;
+  const retries = opts.expectedRevision === undefined ? (opts.maxRetries ?? 8) : 0;
+  for (let attempt = 0; ; attempt++) {
+    const history = await store.readStream(context.tenant, streamId);
+    let state = decider.initialState();
+    for (const e of history) state = decider.evolve(state, { type: e.type, version: e.version, data: e.data } as Event);
+    const revision = history.length === 0 ? -1 : history[history.length - 1]!.revision;
+    if (opts.expectedRevision !== undefined && opts.expectedRevision !== revision) {
+      throw new DomainError('WRONG_EXPECTED_REVISION', `expected revision ${opts.expectedRevision}, but it is ${revision}`, [
+        {
+          message: `The resource is at revision ${revision}, not ${opts.expectedRevision}`,
+          type: 'GENERAL',
+          correctionSuggestion: 'Read the resource again and retry with its current revision',
+        },
+      ], { actualRevision: revision });
+    }
+    const command = typeof opts.command === 'function' ? (opts.command as (s: State, r: number) => Command)(state, revision) : opts.command;
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { state, revision, events: [] };
+    const expected: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
+    try {
+      const result = await store.append(
+        context.tenant,
+        streamId,
+        events.map((e) => ({ ...e, metadata: metadataFor(context, e.version) })),
+        { expectedRevision: expected, inTransaction: opts.inTransaction },
+      );
+      for (const e of events) state = decider.evolve(state, e);
+      return { state, revision: result.nextRevision, events: result.events };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION' && attempt < retries) continue;
+      throw err;
+    }
+  }
+}

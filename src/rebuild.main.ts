@@ -1,0 +1,13 @@
+import { loadConfig } from './config.js';
+import { openPlatform } from './platform.js';
+import { rebuildReadModels } from './projections/rebuild.js';
+
+// `npm run rebuild`: drop every read model's rows and replay the log into them.
+const config = loadConfig();
+const platform = await openPlatform(config);
+try {
+  const { events, ms } = await rebuildReadModels(platform.db, platform.store, platform.projections);
+  process.stdout.write(`rebuilt ${platform.projections.length} read models from ${events} events in ${ms} ms\n`);
+} finally {
+  await platform.close();
+}

@@ -1,0 +1,20 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/** Prints the plain closing line "N passed, N failed, N skipped" after the run. */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const mod of testModules) {
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+    }
+    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
