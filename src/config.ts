@@ -18,6 +18,18 @@ const configSchema = z
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
     RATE_LIMIT_ENABLED: bool.default(true),
     IDEMPOTENCY_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
+    // Identity (issue 3): sessions, passwords, login throttling, one-time tokens, mail.
+    SESSION_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
+    PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
+    LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+    LOGIN_THROTTLE_WINDOW_MS: z.coerce.number().int().min(100).default(15 * 60 * 1000),
+    RESET_TOKEN_TTL_MS: z.coerce.number().int().min(1000).default(3600 * 1000),
+    VERIFY_TOKEN_TTL_MS: z.coerce.number().int().min(1000).default(48 * 3600 * 1000),
+    SUPER_ADMIN_EMAILS: z.string().default('').transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z.string().min(3).default('Platform <no-reply@localhost>'),
+    APP_URL: z.string().url().default('http://localhost:3000'),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_STORE === 'eventstoredb' && !c.EVENTSTORE_URL) {

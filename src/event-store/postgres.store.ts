@@ -12,7 +12,7 @@ const START = '0:0';
 
 interface EventRow {
   position: number;
-  transaction_id: string;
+  tx_id: string;
   tenant: string;
   stream_id: string;
   revision: number;
@@ -22,7 +22,8 @@ interface EventRow {
   metadata: StoredEvent['metadata'];
 }
 
-const columns = 'position, transaction_id::text as transaction_id, tenant, stream_id, revision, type, version, data, metadata';
+// The text copy of the xid8 gets its own name: ORDER BY transaction_id must sort the xid8, not text.
+const columns = 'position, transaction_id::text as tx_id, tenant, stream_id, revision, type, version, data, metadata';
 
 function toStored(row: EventRow): StoredEvent {
   return {
@@ -34,7 +35,7 @@ function toStored(row: EventRow): StoredEvent {
     streamId: row.stream_id,
     revision: row.revision,
     position: row.position,
-    checkpoint: `${row.transaction_id}:${row.position}`,
+    checkpoint: `${row.tx_id}:${row.position}`,
   };
 }
 
@@ -123,7 +124,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       `select ${columns} from events
        where (transaction_id, position) > ($1::text::xid8, $2::bigint)
          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       order by transaction_id, position limit $3`,
+       order by events.transaction_id, events.position limit $3`,
       [tx, pos, options.maxCount ?? 1000],
     );
     return rows.map(toStored);

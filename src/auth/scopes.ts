@@ -1,0 +1,13 @@
+/**
+ * The scope catalogue: every scope a route may require. A member holds the scopes of its
+ * membership plus those of its teams; ADMIN and SUPER_ADMIN hold every scope. docs/scopes.md lists
+ * the same names (a test keeps the two in step). Add new scopes here.
+ */
+export const scopeCatalogue = {
+  'company-settings:write': 'Change the company settings of spec 2.10 (branding, links, scripts)',
+  'members:read': 'List the members of the selected company',
+  'teams:write': 'Create, change and delete teams, their members and their record assignments',
+} as const;
+
+export type Scope = keyof typeof scopeCatalogue;
+export const scopeNames = Object.keys(scopeCatalogue) as Scope[];
