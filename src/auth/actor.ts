@@ -10,6 +10,8 @@ export interface Actor {
   emailVerified: boolean;
   /** The selected company: the tenant of every read and write. Null when none is selected. */
   tenant: string | null;
+  /** The company the session selected, even when the caller is no longer a member of it. */
+  selectedCompany: string | null;
   /** The caller's role in the selected company (SUPER_ADMIN overrides), null when not a member. */
   role: Role | null;
   /** Scopes held in the selected company: the membership's plus those of the caller's teams. */

@@ -37,7 +37,8 @@ function badKey(message: string) {
  * is still running is a 409.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, ttlMs: number) {
-  app.addHook('preHandler', async (request: FastifyRequest, reply) => {
+  // preValidation: after the body is parsed, before validation, so refusals are replayed too.
+  app.addHook('preValidation', async (request: FastifyRequest, reply) => {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined) return;
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) throw badKey('Idempotency-Key is malformed');

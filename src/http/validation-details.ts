@@ -20,7 +20,7 @@ function suggestionFor(field: string, issue: Issue): string {
   const p = issue.params ?? {};
   switch (issue.keyword) {
     case 'invalid_type':
-      return p.input === undefined ? `Provide ${field}` : `Send ${field} as ${String(p.expected)}`;
+      return /received undefined/.test(issue.message ?? '') ? `Provide ${field} (${String(p.expected)})` : `Send ${field} as ${String(p.expected)}`;
     case 'too_big':
       return `Keep ${field} at most ${String(p.maximum)}`;
     case 'too_small':
