@@ -5,6 +5,7 @@ import type { Db } from '../db/db.js';
 import type { Actor } from './actor.js';
 import type { Scope } from './scopes.js';
 import { loadSessionActor } from './sessions.js';
+import { hashToken } from './tokens.js';
 
 /**
  * What a route needs, declared as `config: { auth }`:
@@ -113,7 +114,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
     if (auth === undefined || auth === 'public') return;
     const token = bearerOf(request);
     if (!token) throw unauthenticated(reply, token === null);
-    const actor = await resolveActor(deps.db, token, deps.superAdminEmails, Date.now());
+    const actor = await resolveActor(deps.db, hashToken(token), deps.superAdminEmails, Date.now());
     if (!actor) throw unauthenticated(reply, true);
     request.actor = actor;
     request.log = request.log.child({ tenant: actor.tenant, userUuid: actor.userUuid });
@@ -127,9 +128,9 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
   });
 }
 
-/** The actor behind a bearer token, or null when the token is unknown, expired or revoked. */
-export async function resolveActor(db: Db, token: string, superAdminEmails: readonly string[], now: number): Promise<Actor | null> {
-  const row = await loadSessionActor(db, token, now);
+/** The actor of a session (the hash of its bearer token), or null when it is unknown, expired or revoked. */
+export async function resolveActor(db: Db, sessionId: string, superAdminEmails: readonly string[], now: number): Promise<Actor | null> {
+  const row = await loadSessionActor(db, sessionId, now);
   if (!row) return null;
   const superAdmin = row.email_verified && superAdminEmails.includes(row.email.toLowerCase());
   const member = row.role !== null;
@@ -142,6 +143,6 @@ export async function resolveActor(db: Db, token: string, superAdminEmails: read
     role: superAdmin ? 'SUPER_ADMIN' : row.role,
     scopes: member ? [...new Set([...(row.scopes ?? []), ...row.team_scopes])] : [],
     superAdmin,
-    sessionId: row.sessionId,
+    sessionId,
   };
 }

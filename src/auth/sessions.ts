@@ -49,8 +49,7 @@ export interface SessionActorRow {
  * One query per request: the live session, its user, the membership in the selected company and
  * the scopes of the user's teams there. A removed member or a revoked session is seen at once.
  */
-export async function loadSessionActor(sql: Sql, token: string, now: number): Promise<(SessionActorRow & { sessionId: string }) | null> {
-  const sessionId = hashToken(token);
+export async function loadSessionActor(sql: Sql, sessionId: string, now: number): Promise<SessionActorRow | null> {
   const [row] = await sql.query<SessionActorRow>(
     `select s.user_uuid, u.email, u.email_verified, s.selected_company,
             exists (select 1 from companies c where c.company_uuid = s.selected_company) as company_exists,
@@ -65,5 +64,5 @@ export async function loadSessionActor(sql: Sql, token: string, now: number): Pr
       where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2`,
     [sessionId, now],
   );
-  return row ? { ...row, sessionId } : null;
+  return row ?? null;
 }
