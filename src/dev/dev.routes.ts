@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/db.js';
 import { envelope, ok } from '../http/envelope.js';
+import type { Mailer } from '../mail/mailer.js';
 
 export const MAX_STREAM_TEST_COUNT = 10_000;
 
@@ -12,14 +13,18 @@ const dbStatusSchema = z.object({
   migrations: z.number().int(),
 });
 
-/** Developer utilities of spec 4.11. */
-export const devRoutes = (deps: { db: Db }): FastifyPluginAsyncZod =>
+const keptMailSchema = z.object({ to: z.string(), subject: z.string(), text: z.string(), sentAt: z.number().int() });
+
+/** Developer utilities of spec 4.11, for the DEVELOPER role. */
+export const devRoutes = (deps: { db: Db; mailer: Mailer }): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/', { schema: { tags: ['dev'], response: { 200: envelope(z.string()) } } }, async () =>
+    const config = { auth: { roles: ['DEVELOPER'] as const } };
+
+    app.get('/', { config, schema: { tags: ['dev'], response: { 200: envelope(z.string()) } } }, async () =>
       ok('Hello from the platform API v2: the service is reachable'),
     );
 
-    app.get('/db-status', { schema: { tags: ['dev'], response: { 200: envelope(dbStatusSchema) } } }, async () => {
+    app.get('/db-status', { config, schema: { tags: ['dev'], response: { 200: envelope(dbStatusSchema) } } }, async () => {
       const [row] = await deps.db.query<{ events: number; migrations: number }>(
         `select (select count(*) from events)::int8 as events, (select count(*) from schema_migrations)::int8 as migrations`,
       );
@@ -27,9 +32,26 @@ export const devRoutes = (deps: { db: Db }): FastifyPluginAsyncZod =>
       return ok({ status, database: deps.db.kind, events: row!.events, migrations: row!.migrations }, status === 'ok' ? 'database reachable' : 'database reachable but not migrated');
     });
 
+    app.get(
+      '/mail',
+      {
+        config,
+        schema: {
+          tags: ['dev'],
+          description: 'Mail kept when no SMTP_URL is set (newest first, at most 50), outside production only.',
+          response: { 200: envelope(z.array(keptMailSchema)) },
+        },
+      },
+      async () => {
+        const kept = deps.mailer.outbox();
+        return ok(kept ? [...kept] : [], kept ? 'kept mail' : 'no outbox: mail goes through SMTP, or this is production');
+      },
+    );
+
     app.post(
       '/stream-test',
       {
+        config,
         schema: {
           tags: ['dev'],
           description: `Streams \`count\` Server-Sent Events (at most ${MAX_STREAM_TEST_COUNT}), each with its progress percentage, then ends.`,
