@@ -34,16 +34,10 @@ export interface CompanyPage {
 }
 
 async function pageOf(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<CompanyPage> {
-  const rows = await sql.query<CompanyRow & { total: number }>(
-    `select ${columns}, count(*) over () as total from companies ${where} order by name, company_uuid limit $${params.length + 1} offset $${params.length + 2}`,
-    [...params, limit, offset],
-  );
-  return { rows, total: rows[0]?.total ?? (offset > 0 ? await countOf(sql, where, params) : 0) };
-}
-
-async function countOf(sql: Sql, where: string, params: unknown[]) {
-  const [row] = await sql.query<{ n: number }>(`select count(*)::int8 as n from companies ${where}`, params);
-  return row?.n ?? 0;
+  const n = params.length;
+  const rows = await sql.query<CompanyRow>(`select ${columns} from companies ${where} order by name, company_uuid limit $${n + 1} offset $${n + 2}`, [...params, limit, offset]);
+  const [count] = await sql.query<{ n: number }>(`select count(*)::int8 as n from companies ${where}`, params);
+  return { rows, total: count?.n ?? 0 };
 }
 
 /** The companies a user is an active member of. */

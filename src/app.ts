@@ -16,6 +16,11 @@ import { makeAuthService } from './auth/auth.service.js';
 import { makeLoginThrottle } from './auth/login-throttle.js';
 import { makePasswordHasher } from './auth/passwords.js';
 import { makeMailer } from './mail/mailer.js';
+import { companiesRoutes } from './companies/companies.routes.js';
+import { makeCompaniesService } from './companies/companies.service.js';
+import { publicSettingsRoutes } from './companies/public-settings.routes.js';
+import { membersRoutes } from './members/members.routes.js';
+import { makeMembersService } from './members/members.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,5 +80,10 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
 
   await app.register(authRoutes({ auth, db: platform.db }), { prefix: '/api/v2/auth' });
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
+  const companies = makeCompaniesService({ db: platform.db, store: platform.store });
+  await app.register(companiesRoutes({ companies }), { prefix: '/api/v2/companies' });
+  await app.register(publicSettingsRoutes({ db: platform.db, companies }), { prefix: '/api/v2' });
+  const members = makeMembersService({ db: platform.db, store: platform.store, companies });
+  await app.register(membersRoutes({ members }), { prefix: '/api/v2/companies' });
   return app;
 }
