@@ -2,7 +2,8 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 
 /** The part of a database connection a projection may use: one parameterised statement at a time. */
 export interface Sql {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** `name` makes it a prepared statement on PostgreSQL: for hot statements of fixed text. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
 }
 
 /**

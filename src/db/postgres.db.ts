@@ -32,8 +32,8 @@ export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptio
 
   return {
     kind: 'postgres',
-    async query<T>(text: string, params?: unknown[]) {
-      const result = await pool.query(text, params as unknown[]);
+    async query<T>(text: string, params?: unknown[], name?: string) {
+      const result = await pool.query({ text, values: params as unknown[], name });
       return result.rows as T[];
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
@@ -41,8 +41,8 @@ export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptio
       try {
         await client.query('BEGIN');
         const tx: Sql = {
-          query: async <R>(text: string, params?: unknown[]) =>
-            (await client.query(text, params as unknown[])).rows as R[],
+          query: async <R>(text: string, params?: unknown[], name?: string) =>
+            (await client.query({ text, values: params as unknown[], name })).rows as R[],
         };
         const out = await fn(tx);
         await client.query('COMMIT');

@@ -6,6 +6,7 @@ import type { Db, Sql } from '../db/db.js';
 import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { applyProjections } from '../projections/apply.js';
+import { appendStatement } from './postgres.append.js';
 
 const CHANNEL = 'platform_events';
 const START = '0:0';
@@ -49,13 +50,14 @@ function parseCheckpoint(checkpoint: string | undefined): [string, number] {
   return [tx!, Number(pos)];
 }
 
-function modeOf(expected: ExpectedRevision): [string, number | null] {
-  if (typeof expected === 'number') return expected < 0 ? ['no_stream', null] : ['exact', expected];
-  return [expected, null];
-}
-
-function isWrongRevision(err: unknown): err is { code: string; message: string } {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'P0409';
+function wrongRevision(streamId: string, expected: ExpectedRevision, actual: number) {
+  return new DomainError('WRONG_EXPECTED_REVISION', `stream ${streamId} is at revision ${actual}, not ${String(expected)}`, [
+    {
+      message: `The resource changed since revision ${String(expected)}; it is now at revision ${actual}`,
+      type: 'GENERAL',
+      correctionSuggestion: 'Read the resource again and retry with its current revision',
+    },
+  ], { actualRevision: actual });
 }
 
 export interface PostgresStoreOptions {
@@ -88,34 +90,22 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
   }
 
   async function appendIn(sql: Sql, tenant: string, streamId: string, events: NewEvent[], expected: ExpectedRevision) {
-    const [mode, exp] = modeOf(expected);
     const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
-    try {
-      const rows = await sql.query<{ revision: number; position: number; transaction_id: string }>(
-        'select * from append_events($1, $2, $3, $4, $5::jsonb)',
-        [tenant, streamId, mode, exp, payload],
-      );
-      return rows.map((row, i): StoredEvent => ({
-        ...events[i]!,
-        tenant,
-        streamId,
-        revision: row.revision,
-        position: row.position,
-        checkpoint: `${row.transaction_id}:${row.position}`,
-      }));
-    } catch (err) {
-      if (isWrongRevision(err)) {
-        const actual = Number(err.message.split(':').pop());
-        throw new DomainError('WRONG_EXPECTED_REVISION', `stream ${streamId} is at revision ${actual}, not ${String(expected)}`, [
-          {
-            message: `The resource changed since revision ${String(expected)}; it is now at revision ${actual}`,
-            type: 'GENERAL',
-            correctionSuggestion: 'Read the resource again and retry with its current revision',
-          },
-        ], { actualRevision: actual });
-      }
-      throw err;
+    const st = appendStatement(expected);
+    const params = st.expected === null ? [tenant, streamId, payload] : [tenant, streamId, payload, st.expected];
+    const rows = await sql.query<{ revision: number; position: number; tx_id: string }>(st.text, params, st.name);
+    if (rows.length === 0) {
+      const [current] = await sql.query<{ revision: number }>('select revision from streams where tenant = $1 and stream_id = $2', [tenant, streamId]);
+      throw wrongRevision(streamId, expected, current?.revision ?? -1);
     }
+    return rows.map((row, i): StoredEvent => ({
+      ...events[i]!,
+      tenant,
+      streamId,
+      revision: row.revision,
+      position: row.position,
+      checkpoint: `${row.tx_id}:${row.position}`,
+    }));
   }
 
   async function readAll(options: ReadAllOptions = {}) {
