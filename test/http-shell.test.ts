@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { joinCompany, signUpWithCompany, type TestTenant } from './support/actors.js';
 
 let t: TestApp;
+// The dev routes are DEVELOPER-only (docs/auth.md).
+let dev: TestTenant;
 beforeAll(async () => {
-  t = await startTestApp({ BODY_LIMIT_BYTES: '2048' });
+  t = await startTestApp({ BODY_LIMIT_BYTES: '2048', PASSWORD_SCRYPT_LOG_N: '10' });
+  dev = await joinCompany(t.app, await signUpWithCompany(t.app), { role: 'DEVELOPER' });
 });
 afterAll(async () => t.close());
 
@@ -49,25 +53,25 @@ describe('error bodies of the shell', () => {
   });
 
   it('malformed JSON: 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: { 'content-type': 'application/json' }, payload: '{"count":' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: { ...dev.headers, 'content-type': 'application/json' }, payload: '{"count":' });
     expect(res.statusCode).toBe(400);
     expectErrorBody(res.json(), 400);
   });
 
   it('body over the limit: 413', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', payload: { count: 1, pad: 'x'.repeat(4096) } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: dev.headers, payload: { count: 1, pad: 'x'.repeat(4096) } });
     expect(res.statusCode).toBe(413);
     expectErrorBody(res.json(), 413);
   });
 
   it('wrong content type: 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: { 'content-type': 'application/xml' }, payload: '<count>1</count>' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: { ...dev.headers, 'content-type': 'application/xml' }, payload: '<count>1</count>' });
     expect(res.statusCode).toBe(415);
     expectErrorBody(res.json(), 415);
   });
 
   it('validation: 400 naming the field, with a type and a correction suggestion', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', payload: { count: 'many' } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: dev.headers, payload: { count: 'many' } });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expectErrorBody(body, 400);
@@ -84,19 +88,19 @@ describe('error bodies of the shell', () => {
 
 describe('developer utilities (spec 4.11)', () => {
   it('GET /dev/ greets in the success envelope', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v2/dev/' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v2/dev/', headers: dev.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'success', data: expect.stringContaining('reachable') });
   });
 
   it('GET /dev/db-status reports the database and its migrations', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v2/dev/db-status' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v2/dev/db-status', headers: dev.headers });
     expect(res.json().data).toMatchObject({ status: 'ok', database: t.platform.db.kind });
     expect(res.json().data.migrations).toBeGreaterThan(0);
   });
 
   it('POST /dev/stream-test streams count events with progress, then ends', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', payload: { count: 4 } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: dev.headers, payload: { count: 4 } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/event-stream');
     const data = res.body
@@ -108,7 +112,7 @@ describe('developer utilities (spec 4.11)', () => {
   });
 
   it('refuses a count above the bound with the error body, not a stream', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', payload: { count: 10_001 } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: dev.headers, payload: { count: 10_001 } });
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toContain('application/json');
     expect(res.json().errors[0].correctionSuggestion).toContain('10000');
@@ -134,7 +138,7 @@ describe('OpenAPI', () => {
 
 describe('Idempotency-Key', () => {
   it('replays the first response for the same key and body, 422 for another body', async () => {
-    const headers = { 'idempotency-key': 'key-1' };
+    const headers = { ...dev.headers, 'idempotency-key': 'key-1' };
     const first = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers, payload: { count: 2 } });
     const again = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers, payload: { count: 5 } });
     expect(again.statusCode).toBe(422);
@@ -143,7 +147,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays a stored JSON response, marked as replayed', async () => {
-    const headers = { 'idempotency-key': 'key-2' };
+    const headers = { ...dev.headers, 'idempotency-key': 'key-2' };
     const first = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers, payload: { count: 0 } });
     const second = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers, payload: { count: 0 } });
     expect(first.statusCode).toBe(400);
@@ -153,7 +157,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a malformed key', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: { 'idempotency-key': 'a b' }, payload: { count: 1 } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: { ...dev.headers, 'idempotency-key': 'a b' }, payload: { count: 1 } });
     expect(res.statusCode).toBe(400);
   });
 });
@@ -163,12 +167,12 @@ describe('rate limits', () => {
     const limited = await startTestApp({ RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
     try {
       const codes: number[] = [];
-      for (let i = 0; i < 5; i++) codes.push((await limited.app.inject({ method: 'GET', url: '/api/v2/dev/' })).statusCode);
+      for (let i = 0; i < 5; i++) codes.push((await limited.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).statusCode);
       expect(codes).toEqual([200, 200, 200, 429, 429]);
-      const res = await limited.app.inject({ method: 'GET', url: '/api/v2/dev/' });
+      const res = await limited.app.inject({ method: 'GET', url: '/api/v2/openapi.json' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expectErrorBody(res.json(), 429);
-      const other = await limited.app.inject({ method: 'GET', url: '/api/v2/dev/', headers: { authorization: 'Bearer other-caller' } });
+      const other = await limited.app.inject({ method: 'GET', url: '/api/v2/openapi.json', headers: { authorization: 'Bearer other-caller' } });
       expect(other.statusCode).toBe(200);
     } finally {
       await limited.close();

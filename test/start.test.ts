@@ -17,7 +17,7 @@ async function freePort(): Promise<number> {
 }
 
 describe('npm start on the embedded default', () => {
-  it('answers GET /api/v2/dev/ within 10 s with no configuration, and stops cleanly on SIGTERM', async () => {
+  it('answers GET /api/v2/dev/ (401: DEVELOPER-only) within 10 s with no configuration, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'platform-start-'));
     const port = await freePort();
     const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv;
@@ -28,16 +28,16 @@ describe('npm start on the embedded default', () => {
     const exited = new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
     try {
       const started = Date.now();
-      let body: { data?: string } | undefined;
+      let body: { status?: number } | undefined;
       while (Date.now() - started < 10_000 && !body) {
         try {
           const res = await fetch(`http://127.0.0.1:${port}/api/v2/dev/`);
-          body = (await res.json()) as { data?: string };
+          body = (await res.json()) as { status?: number };
         } catch {
           await new Promise((r) => setTimeout(r, 100));
         }
       }
-      expect(body?.data, stderr).toContain('reachable');
+      expect(body?.status, stderr).toBe(401);
       expect(existsSync(join(dataDir, '.platform.lock'))).toBe(true);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
