@@ -11,16 +11,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { makeAuthService } from './auth/auth.service.js';
-import { makeLoginThrottle } from './auth/login-throttle.js';
-import { makePasswordHasher } from './auth/passwords.js';
-import { makeMailer } from './mail/mailer.js';
-import { companiesRoutes } from './companies/companies.routes.js';
-import { makeCompaniesService } from './companies/companies.service.js';
-import { publicSettingsRoutes } from './companies/public-settings.routes.js';
-import { membersRoutes } from './members/members.routes.js';
-import { makeMembersService } from './members/members.service.js';
+import { registerIdentity } from './identity.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,23 +58,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);
 
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
-
-  const mailer = makeMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log, keepOutbox: config.NODE_ENV !== 'production' });
-  app.addHook('onClose', async () => mailer.close());
-  const hasher = makePasswordHasher({ logN: config.PASSWORD_SCRYPT_LOG_N });
-  const throttle = makeLoginThrottle(platform.db, {
-    maxPerAccount: config.LOGIN_MAX_FAILURES,
-    maxPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
-    windowMs: config.LOGIN_THROTTLE_WINDOW_MS,
-  });
-  const auth = makeAuthService({ db: platform.db, store: platform.store, config, hasher, mailer, throttle, log: app.log });
-
-  await app.register(authRoutes({ auth, db: platform.db }), { prefix: '/api/v2/auth' });
+  const { mailer } = await registerIdentity(app, { config, db: platform.db, store: platform.store });
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
-  const companies = makeCompaniesService({ db: platform.db, store: platform.store });
-  await app.register(companiesRoutes({ companies }), { prefix: '/api/v2/companies' });
-  await app.register(publicSettingsRoutes({ db: platform.db, companies }), { prefix: '/api/v2' });
-  const members = makeMembersService({ db: platform.db, store: platform.store, companies });
-  await app.register(membersRoutes({ members }), { prefix: '/api/v2/companies' });
   return app;
 }

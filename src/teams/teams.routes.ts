@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { companyActor } from '../auth/actor.js';
+import { scopeNames } from '../auth/scopes.js';
+import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
+import { paginationBody } from '../http/pagination.js';
+import type { TeamsService, TeamView } from './teams.service.js';
+
+const tags = ['teams'];
+const params = z.object({ uuid: z.uuid() });
+const memberParams = z.object({ uuid: z.uuid(), userUuid: z.uuid() });
+const recordParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid() });
+const scopesSchema = z.array(z.enum(scopeNames)).max(100);
+
+const teamSchema = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    description: z.string(),
+    scopes: z.array(z.string()).describe('Scopes every member of the team holds in this company'),
+    members: z.array(z.object({ uuid: z.string(), email: z.string(), firstname: z.string(), lastname: z.string() })),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+    createdByUuid: z.string().nullable(),
+    revision: z.number().int(),
+  })
+  .meta({ id: 'Team' });
+
+const toTeam = (t: TeamView): z.infer<typeof teamSchema> => ({
+  uuid: t.team_uuid,
+  name: t.name,
+  description: t.description,
+  scopes: t.scopes,
+  members: t.members.map((m) => ({ uuid: m.user_uuid, email: m.email, firstname: m.firstname, lastname: m.lastname })),
+  createdAt: t.created_at,
+  updatedAt: t.updated_at,
+  createdByUuid: t.created_by,
+  revision: t.revision,
+});
+
+/** Teams of the selected company: CRUD, members, scopes, and the team side of record assignment. */
+export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { teams } = deps;
+    const read = { auth: {} };
+    const write = { auth: { scopes: ['teams:write'] as const } };
+
+    app.post(
+      '/',
+      {
+        config: write,
+        schema: { tags, body: z.object({ name: z.string().min(1).max(200), description: z.string().max(2000).default(''), scopes: scopesSchema.default([]) }), response: { 201: envelope(teamSchema) } },
+      },
+      async (request, reply) => {
+        reply.code(201);
+        return ok(toTeam(await teams.create(companyActor(request), request.body, request.id)), 'created');
+      },
+    );
+
+    app.post('/index', { config: read, schema: { tags, body: paginationBody, response: { 200: listEnvelope(teamSchema) } } }, async (request) => {
+      const { limit, page: n } = request.body;
+      const { rows, total } = await teams.list(companyActor(request), limit, (n - 1) * limit);
+      return page(rows.map(toTeam), total, n, limit);
+    });
+
+    app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(teamSchema) } } }, async (request) =>
+      ok(toTeam(await teams.view(companyActor(request), request.params.uuid))),
+    );
+
+    app.put(
+      '/:uuid',
+      {
+        config: write,
+        schema: { tags, params, body: z.object({ name: z.string().min(1).max(200).optional(), description: z.string().max(2000).optional(), scopes: scopesSchema.optional() }), response: { 200: envelope(teamSchema) } },
+      },
+      async (request) => ok(toTeam(await teams.update(companyActor(request), request.params.uuid, request.body, request.id)), 'updated'),
+    );
+
+    app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
+      await teams.remove(companyActor(request), request.params.uuid, request.id);
+      return ok(request.params.uuid, 'deleted');
+    });
+
+    app.put(
+      '/:uuid/users/:userUuid',
+      { config: write, schema: { tags, description: 'Adds a member of the company to the team.', params: memberParams, response: { 200: envelope(teamSchema) } } },
+      async (request) => ok(toTeam(await teams.addMember(companyActor(request), request.params.uuid, request.params.userUuid, request.id)), 'added'),
+    );
+
+    app.delete('/:uuid/users/:userUuid', { config: write, schema: { tags, params: memberParams, response: { 200: envelope(teamSchema) } } }, async (request) =>
+      ok(toTeam(await teams.removeMember(companyActor(request), request.params.uuid, request.params.userUuid, request.id)), 'removed'),
+    );
+
+    app.get('/:uuid/records', { config: read, schema: { tags, description: 'Record uuids assigned to the team.', params, response: { 200: envelope(z.array(z.string())) } } }, async (request) =>
+      ok(await teams.records(companyActor(request), request.params.uuid)),
+    );
+
+    app.put(
+      '/:uuid/records/:recordUuid',
+      { config: write, schema: { tags, description: 'Assigns a record to the team; answers the team\'s record uuids.', params: recordParams, response: { 200: envelope(z.array(z.string())) } } },
+      async (request) => ok(await teams.assignRecord(companyActor(request), request.params.uuid, request.params.recordUuid, request.id), 'assigned'),
+    );
+
+    app.delete('/:uuid/records/:recordUuid', { config: write, schema: { tags, params: recordParams, response: { 200: envelope(z.array(z.string())) } } }, async (request) =>
+      ok(await teams.unassignRecord(companyActor(request), request.params.uuid, request.params.recordUuid, request.id), 'unassigned'),
+    );
+  };
