@@ -49,6 +49,9 @@ export function wrapPglite(db: PGlite, lockPath?: string): Db {
     async query<T>(text: string, params?: unknown[]) {
       return (await db.query<T>(text, params as unknown[])).rows;
     },
+    async queryRows(text: string, params?: unknown[]) {
+      return (await db.query<unknown[]>(text, params as unknown[], { rowMode: 'array' })).rows;
+    },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       return db.transaction(async (t) => {
         const tx: Sql = { query: async <R>(text: string, params?: unknown[]) => (await t.query<R>(text, params as unknown[])).rows };

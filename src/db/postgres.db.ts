@@ -36,6 +36,10 @@ export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptio
       const result = await pool.query({ text, values: params as unknown[], name });
       return result.rows as T[];
     },
+    async queryRows(text: string, params?: unknown[], name?: string) {
+      const result = await pool.query({ text, values: params as unknown[], name, rowMode: 'array' });
+      return result.rows as unknown[][];
+    },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
       const client = await pool.connect();
       try {
