@@ -3,6 +3,22 @@ import { usersProjection } from './users.projection.js';
 import { companiesProjection } from './companies.projection.js';
 import { membershipsProjection } from './memberships.projection.js';
 import { teamsProjection } from './teams.projection.js';
+import { objectsProjection } from './objects.projection.js';
+import { propertiesProjection } from './properties.projection.js';
+import { relationsProjection } from './relations.projection.js';
+import { recordLinksProjection } from './record-links.projection.js';
+import { traitsProjection } from './traits.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
-export const projections: readonly Projection[] = [usersProjection, companiesProjection, membershipsProjection, teamsProjection];
+export const projections: readonly Projection[] = [
+  usersProjection,
+  companiesProjection,
+  membershipsProjection,
+  teamsProjection,
+  // Dynamic schema (issue 4).
+  objectsProjection,
+  propertiesProjection,
+  relationsProjection,
+  recordLinksProjection,
+  traitsProjection,
+];

@@ -1,0 +1,52 @@
+import type { StoredEvent } from '../aggregates/kernel/events.js';
+import { relationEventTypes, type RelationEvent } from '../aggregates/relation/relation.events.js';
+import type { Projection } from './projection.js';
+import { advance, uuidOf } from './schema-rows.js';
+
+/**
+ * `rm_relations`: one row per relation stream. A purge keeps a tombstone row (purged_at) so an
+ * old RelationCreated delivered again cannot bring the relation back, and removes its connections.
+ */
+export const relationsProjection: Projection = {
+  name: 'relations',
+  tables: ['rm_relations'],
+  handles: relationEventTypes,
+  async apply(stored, tx) {
+    const event = stored as StoredEvent<RelationEvent> & RelationEvent;
+    const { tenant } = stored;
+    const at = stored.metadata.occurredAt;
+    const relationUuid = uuidOf(stored, 'relation-');
+    const key = { tenant, relation_uuid: relationUuid };
+    switch (event.type) {
+      case 'RelationCreated': {
+        const d = event.data;
+        await tx.query(
+          `insert into rm_relations (tenant, relation_uuid, name, label, description, from_object_uuid, to_object_uuid, cardinality, direction, from_name, to_name,
+                                     edge_properties, idx, created_at, updated_at, revision)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14, $15) on conflict (tenant, relation_uuid) do nothing`,
+          [tenant, d.relationUuid, d.name, d.label, d.description, d.fromObjectUuid, d.toObjectUuid, d.cardinality, d.direction, d.fromName, d.toName, JSON.stringify(d.edgeProperties), d.index, at, stored.revision],
+        );
+        return;
+      }
+      case 'RelationUpdated': {
+        const d = event.data;
+        await advance(tx, stored, 'rm_relations', key, { label: d.label, description: d.description, direction: d.direction, from_name: d.fromName, to_name: d.toName, edge_properties: d.edgeProperties }, ['edge_properties']);
+        return;
+      }
+      case 'RelationIndexChanged':
+        await advance(tx, stored, 'rm_relations', key, { idx: event.data.index });
+        return;
+      case 'RelationDeleted':
+        await advance(tx, stored, 'rm_relations', key, { deleted_at: at });
+        return;
+      case 'RelationRestored':
+        await advance(tx, stored, 'rm_relations', key, { deleted_at: null });
+        return;
+      case 'RelationPurged':
+        if (await advance(tx, stored, 'rm_relations', key, { purged_at: at })) {
+          await tx.query('delete from rm_record_links where tenant = $1 and relation_uuid = $2', [tenant, relationUuid]);
+        }
+        return;
+    }
+  },
+};
