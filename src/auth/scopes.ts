@@ -6,6 +6,7 @@
 export const scopeCatalogue = {
   'company-settings:write': 'Change the company settings of spec 2.10 (branding, links, scripts)',
   'members:read': 'List the members of the selected company',
+  'schema:write': 'Create, change, delete and restore objects, properties, relations and traits (the dynamic schema)',
   'teams:write': 'Create, change and delete teams, their members and their record assignments',
 } as const;
 
