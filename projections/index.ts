@@ -8,6 +8,7 @@ import { propertiesProjection } from './properties.projection.js';
 import { relationsProjection } from './relations.projection.js';
 import { recordLinksProjection } from './record-links.projection.js';
 import { traitsProjection } from './traits.projection.js';
+import { webhooksProjection } from './webhooks.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -21,4 +22,6 @@ export const projections: readonly Projection[] = [
   relationsProjection,
   recordLinksProjection,
   traitsProjection,
+  // Webhooks and syncs (issue 6).
+  webhooksProjection,
 ];

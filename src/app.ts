@@ -12,6 +12,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { registerIdentity } from './identity.js';
+import { registerWebhooks } from './webhooks/webhooks.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,5 +61,6 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
   const { mailer } = await registerIdentity(app, { config, db: platform.db, store: platform.store });
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
+  await registerWebhooks(app, { config, db: platform.db, store: platform.store });
   return app;
 }

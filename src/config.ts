@@ -30,6 +30,16 @@ const configSchema = z
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('Platform <no-reply@localhost>'),
     APP_URL: z.string().url().default('http://localhost:3000'),
+    // Webhooks and syncs (issue 6): reactors, delivery tuning, outbound URL safety.
+    REACTORS_ENABLED: bool.default(true),
+    WEBHOOK_ALLOWED_HOSTS: z.string().default('').transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean)),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).default(10_000),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+    WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1000),
+    WEBHOOK_MAX_BACKOFF_MS: z.coerce.number().int().min(10).default(3_600_000),
+    WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(60),
+    WEBHOOK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(10).default(1000),
+    WEBHOOK_REPLAY_MAX: z.coerce.number().int().min(1).default(10_000),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_STORE === 'eventstoredb' && !c.EVENTSTORE_URL) {

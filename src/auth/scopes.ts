@@ -7,7 +7,11 @@ export const scopeCatalogue = {
   'company-settings:write': 'Change the company settings of spec 2.10 (branding, links, scripts)',
   'members:read': 'List the members of the selected company',
   'schema:write': 'Create, change, delete and restore objects, properties, relations and traits (the dynamic schema)',
+  'syncs:read': 'List and read syncs',
+  'syncs:write': 'Create, change, delete and restore syncs',
   'teams:write': 'Create, change and delete teams, their members and their record assignments',
+  'webhooks:read': 'List and read webhooks, their delivery log and test payloads',
+  'webhooks:write': 'Create, change and delete webhooks; redeliver and replay deliveries',
 } as const;
 
 export type Scope = keyof typeof scopeCatalogue;

@@ -1,0 +1,97 @@
+import type { StoredEvent } from '../../aggregates/kernel/events.js';
+import type { NamedTopic, Occurrence, RecordAction } from '../../aggregates/webhook/webhook.topics.js';
+
+/**
+ * The log events webhooks react to, read through the fixed record contracts (record-<uuid>
+ * streams, version 1): RecordCreated {uuid, objectUuid, objectName, properties, extends?},
+ * RecordUpdated {uuid, objectName, changes: {name: {before, after}}}, RecordArchived {uuid,
+ * objectName, mode}, RecordRestored {uuid, objectName}. Connections of two records
+ * (RecordsConnected) are the RelationCreated topic; form submissions the FormSubmissionEvent topic.
+ */
+export const recordEventTypes = ['RecordCreated', 'RecordUpdated', 'RecordArchived', 'RecordRestored'] as const;
+const namedEventTypes: Record<string, NamedTopic> = {
+  RecordsConnected: 'RelationCreated',
+  FormSubmitted: 'FormSubmissionEvent',
+  FormSubmissionEvent: 'FormSubmissionEvent',
+};
+
+export const isWebhookEvent = (e: StoredEvent) => (recordEventTypes as readonly string[]).includes(e.type) || e.type in namedEventTypes;
+
+interface RecordEventData {
+  uuid: string;
+  objectUuid?: string;
+  objectName: string;
+  properties?: Record<string, unknown>;
+  extends?: string[];
+  changes?: Record<string, { before: unknown; after: unknown }>;
+  mode?: string;
+}
+
+const recordData = (e: StoredEvent) => e.data as RecordEventData;
+
+/** The record action of a record event: an archive-mode DELETE is `archived`, any other mode `deleted`. */
+function actionOf(e: StoredEvent): RecordAction {
+  switch (e.type) {
+    case 'RecordCreated':
+      return 'created';
+    case 'RecordUpdated':
+      return 'updated';
+    case 'RecordArchived':
+      return recordData(e).mode === 'archive' ? 'archived' : 'deleted';
+    default:
+      return 'restored';
+  }
+}
+
+/** Property names whose value an update really changed. */
+export function changedProperties(e: StoredEvent): string[] {
+  const changes = recordData(e).changes ?? {};
+  return Object.keys(changes).filter((k) => JSON.stringify(changes[k]?.before) !== JSON.stringify(changes[k]?.after));
+}
+
+/** What topics can name about an event; `objectNames` is the primary object then the extended ones. */
+export function occurrenceOf(e: StoredEvent, extendsOf: readonly string[] = []): Occurrence | null {
+  const named = namedEventTypes[e.type];
+  if (named) return { kind: 'named', name: named };
+  if (!(recordEventTypes as readonly string[]).includes(e.type)) return null;
+  const d = recordData(e);
+  return { kind: 'record', objectNames: [d.objectName, ...extendsOf], action: actionOf(e), changed: e.type === 'RecordUpdated' ? changedProperties(e) : [] };
+}
+
+/** A record as it was right after one of its events (folded from its stream). */
+export interface RecordSnapshot {
+  uuid: string;
+  objectUuid: string | null;
+  objectName: string;
+  extends: string[];
+  properties: Record<string, unknown>;
+  createdAt: number | null;
+  updatedAt: number | null;
+  deletedAt: number | null;
+  revision: number;
+}
+
+/** Folds a record stream (up to the event of interest) into the record as it was then. */
+export function foldRecord(events: readonly StoredEvent[]): RecordSnapshot | null {
+  let r: RecordSnapshot | null = null;
+  for (const e of events) {
+    const d = recordData(e);
+    const at = e.metadata.occurredAt;
+    if (e.type === 'RecordCreated') {
+      r = { uuid: d.uuid, objectUuid: d.objectUuid ?? null, objectName: d.objectName, extends: d.extends ?? [], properties: { ...(d.properties ?? {}) }, createdAt: at, updatedAt: at, deletedAt: null, revision: e.revision };
+      continue;
+    }
+    if (!r) continue;
+    r = { ...r, revision: e.revision, updatedAt: at };
+    if (e.type === 'RecordUpdated') {
+      const properties = { ...r.properties };
+      for (const [name, change] of Object.entries(d.changes ?? {})) properties[name] = change.after;
+      r.properties = properties;
+    } else if (e.type === 'RecordArchived') r.deletedAt = at;
+    else if (e.type === 'RecordRestored') r.deletedAt = null;
+  }
+  return r;
+}
+
+/** The stream a record event belongs to names the record: `record-<uuid>`. */
+export const recordUuidOfStream = (streamId: string) => (streamId.startsWith('record-') ? streamId.slice('record-'.length) : null);

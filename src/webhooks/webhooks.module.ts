@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { EventStore } from '../event-store/port.js';
+import { startReactor, type ReactorRunner } from '../reactors/runner.js';
+import { startDispatcher, type Dispatcher } from './dispatcher.js';
+import { makeUrlGuard, type UrlGuard } from './url-safety.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+import { makeWebhooksService } from './webhooks.service.js';
+import { plainRules, webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhook reactor and dispatcher of this app (tests stop and start them). */
+    webhookRuntime: WebhookRuntime;
+  }
+}
+
+export interface WebhookRuntime {
+  guard: UrlGuard;
+  rules: DeliveryRules;
+  /** Wakes the dispatcher (no-op while reactors are off). */
+  wake(): void;
+  /** Starts the delivery reactor and the dispatcher (done on app ready when REACTORS_ENABLED). */
+  start(): void;
+  /** Stops both; in-flight requests are aborted and their rows handed back. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Webhooks (issue 6): the routes, the delivery reactor (log -> outbox, checkpointed) and the
+ * dispatcher (outbox -> receivers). Both run in every API instance when REACTORS_ENABLED; the
+ * checkpoint lock and `skip locked` claims keep instances from doing the same work twice.
+ */
+export async function registerWebhooks(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; rules?: DeliveryRules }): Promise<WebhookRuntime> {
+  const { config, db, store } = deps;
+  const guard = makeUrlGuard({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
+  const rules = deps.rules ?? plainRules;
+  let dispatcher: Dispatcher | undefined;
+  let runner: ReactorRunner | undefined;
+
+  const runtime: WebhookRuntime = {
+    guard,
+    rules,
+    wake: () => dispatcher?.wake(),
+    start() {
+      if (dispatcher) return;
+      dispatcher = startDispatcher({
+        db,
+        guard,
+        log: app.log,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        pollMs: config.WEBHOOK_POLL_MS,
+        maxBackoffMs: config.WEBHOOK_MAX_BACKOFF_MS,
+        rateLimitMax: config.WEBHOOK_RATE_LIMIT_MAX,
+        rateLimitWindowMs: config.WEBHOOK_RATE_LIMIT_WINDOW_MS,
+      });
+      runner = startReactor(webhooksReactor({ db, store, rules, onEnqueued: () => dispatcher?.wake() }), { db, store, log: app.log });
+    },
+    async stop() {
+      const [r, d] = [runner, dispatcher];
+      runner = undefined;
+      dispatcher = undefined;
+      await r?.stop();
+      await d?.stop();
+    },
+  };
+
+  const webhooks = makeWebhooksService({ db, store, guard });
+  await app.register(webhooksRoutes({ webhooks }), { prefix: '/api/v2/webhooks' });
+
+  app.decorate('webhookRuntime', runtime);
+  if (config.REACTORS_ENABLED) app.addHook('onReady', async () => runtime.start());
+  app.addHook('onClose', async () => runtime.stop());
+  return runtime;
+}

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { namedTopics, recordActions, TOPIC_GRAMMAR } from '../../aggregates/webhook/webhook.topics.js';
+import { commandContext, companyActor } from '../auth/actor.js';
+import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
+import { paginationBody } from '../http/pagination.js';
+import { createWebhookBodySchema, formatSchema, toWebhook, updateWebhookBodySchema, webhookFormatList, webhookSchema } from './webhooks.schemas.js';
+import type { WebhookOwner, WebhooksService } from './webhooks.service.js';
+
+const tags = ['webhooks'];
+const params = z.object({ uuid: z.uuid() });
+const read = { auth: { scopes: ['webhooks:read' as const] } };
+const write = { auth: { scopes: ['webhooks:write' as const] } };
+
+const companyOwner = (request: Parameters<typeof companyActor>[0]): WebhookOwner => ({ tenant: companyActor(request).tenant, appUuid: null });
+
+/** Spec 4.14: webhooks of the selected company. */
+export const webhooksRoutes = (deps: { webhooks: WebhooksService }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { webhooks } = deps;
+
+    app.post(
+      '/',
+      { config: write, schema: { tags, description: 'Creates a webhook for the selected company. url, secret and topic are required; the secret is never returned.', body: createWebhookBodySchema, response: { 201: envelope(webhookSchema) } } },
+      async (request, reply) => {
+        reply.code(201);
+        return ok(toWebhook(await webhooks.create(companyOwner(request), request.body, commandContext(request))), 'created');
+      },
+    );
+
+    const list = (topicContains?: string) => async (request: { body: z.infer<typeof paginationBody> } & Parameters<typeof companyActor>[0]) => {
+      const { limit, page: n, query } = request.body;
+      const { rows, total } = await webhooks.list(companyOwner(request), { topicContains, query, limit, offset: (n - 1) * limit });
+      return page(rows.map(toWebhook), total, n, limit);
+    };
+
+    app.post('/index', { config: read, schema: { tags, description: 'Webhooks of the selected company, oldest first; `query` searches name, label, url and topic.', body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } }, async (request) =>
+      list()(request),
+    );
+
+    app.post(
+      '/index/:topic',
+      { config: read, schema: { tags, description: 'Webhooks whose topic contains the substring {topic}.', params: z.object({ topic: z.string().min(1).max(300) }), body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } },
+      async (request) => list(request.params.topic)(request),
+    );
+
+    app.get('/formats', { config: read, schema: { tags, description: 'Supported payload formats.', response: { 200: envelope(z.array(formatSchema)) } } }, async () => ok(webhookFormatList));
+
+    app.get(
+      '/events',
+      {
+        config: read,
+        schema: {
+          tags,
+          description: 'The topic grammar: record actions and named events.',
+          response: { 200: envelope(z.object({ grammar: z.string(), recordActions: z.array(z.string()), namedTopics: z.array(z.string()) })) },
+        },
+      },
+      async () => ok({ grammar: TOPIC_GRAMMAR, recordActions: [...recordActions, 'all'], namedTopics: [...namedTopics] }),
+    );
+
+    app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(webhookSchema) } } }, async (request) =>
+      ok(toWebhook(await webhooks.found(companyOwner(request), request.params.uuid))),
+    );
+
+    app.put(
+      '/:uuid',
+      { config: write, schema: { tags, description: 'Changes the given fields; a given secret replaces the old one.', params, body: updateWebhookBodySchema, response: { 200: envelope(webhookSchema) } } },
+      async (request) => ok(toWebhook(await webhooks.update(companyOwner(request), request.params.uuid, request.body, commandContext(request))), 'updated'),
+    );
+
+    app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
+      await webhooks.remove(companyOwner(request), request.params.uuid, commandContext(request));
+      return ok('deleted', 'deleted');
+    });
+  };

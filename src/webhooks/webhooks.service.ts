@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { invalid, notFound } from '../../aggregates/kernel/errors.js';
+import { webhookDecider, type WebhookCommand, type WebhookInput } from '../../aggregates/webhook/webhook.decider.js';
+import { webhookStream } from '../../aggregates/webhook/webhook.events.js';
+import { listWebhooks, saveWebhookSecret, webhookByUuid, type WebhookRow } from '../../read-models/webhooks.queries.js';
+import { handleCommand, type CommandContext } from '../commands/command-handler.js';
+import type { Db } from '../db/db.js';
+import type { EventStore } from '../event-store/port.js';
+import { UrlRefused, type UrlGuard } from './url-safety.js';
+
+/** Whose webhooks: a company's own (appUuid null) or those of an app installed in it. */
+export interface WebhookOwner {
+  tenant: string;
+  appUuid: string | null;
+}
+
+/** Create, read, list, update and delete webhooks of one owner. Another company's webhook is the same 404 as a missing one. */
+export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: UrlGuard }) {
+  const { db, store, guard } = deps;
+
+  async function found(owner: WebhookOwner, webhookUuid: string): Promise<WebhookRow> {
+    const row = await webhookByUuid(db, owner.tenant, webhookUuid, owner.appUuid);
+    if (!row) throw notFound('Webhook', webhookUuid);
+    return row;
+  }
+
+  async function checkUrl(url: string | undefined) {
+    if (url === undefined) return;
+    try {
+      await guard.check(url.trim());
+    } catch (err) {
+      if (err instanceof UrlRefused) throw invalid('body.url', `body.url: refused: ${err.reason}`, 'Use a public http(s) URL; internal addresses are only reachable when listed in WEBHOOK_ALLOWED_HOSTS', 'INVALID_VALUE');
+      throw err;
+    }
+  }
+
+  function run(owner: WebhookOwner, webhookUuid: string, command: WebhookCommand, context: CommandContext, secret?: string) {
+    return handleCommand({
+      store,
+      decider: webhookDecider,
+      streamId: webhookStream(webhookUuid),
+      command,
+      context,
+      // The secret stays out of the log: it is kept beside it, in the append's transaction.
+      inTransaction: secret === undefined ? undefined : (tx) => saveWebhookSecret(tx, owner.tenant, webhookUuid, secret, context.now),
+    });
+  }
+
+  return {
+    found,
+
+    async create(owner: WebhookOwner, input: WebhookInput, context: CommandContext): Promise<WebhookRow> {
+      await checkUrl(input.url);
+      const webhookUuid = randomUUID();
+      await run(owner, webhookUuid, { type: 'CreateWebhook', webhookUuid, appUuid: owner.appUuid, input }, context, input.secret);
+      return found(owner, webhookUuid);
+    },
+
+    list(owner: WebhookOwner, o: { topicContains?: string; query?: string; limit: number; offset: number }) {
+      return listWebhooks(db, owner.tenant, { ...o, appUuid: owner.appUuid });
+    },
+
+    async update(owner: WebhookOwner, webhookUuid: string, input: WebhookInput, context: CommandContext): Promise<WebhookRow> {
+      await found(owner, webhookUuid);
+      await checkUrl(input.url);
+      await run(owner, webhookUuid, { type: 'UpdateWebhook', input }, context, input.secret);
+      return found(owner, webhookUuid);
+    },
+
+    async remove(owner: WebhookOwner, webhookUuid: string, context: CommandContext) {
+      await found(owner, webhookUuid);
+      await run(owner, webhookUuid, { type: 'DeleteWebhook' }, context);
+    },
+  };
+}
+export type WebhooksService = ReturnType<typeof makeWebhooksService>;
