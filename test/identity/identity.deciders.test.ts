@@ -7,9 +7,9 @@ import { userEventSchema } from '../../aggregates/user/user.events.js';
 import { companyDecider } from '../../aggregates/company/company.decider.js';
 import { companyEventSchema } from '../../aggregates/company/company.events.js';
 import { membershipDecider } from '../../aggregates/membership/membership.decider.js';
-import { membershipEventSchema } from '../../aggregates/membership/membership.events.js';
+import { membershipEventSchema, type MembershipEvent } from '../../aggregates/membership/membership.events.js';
 import { teamDecider } from '../../aggregates/team/team.decider.js';
-import { teamEventSchema } from '../../aggregates/team/team.events.js';
+import { teamEventSchema, type TeamEvent } from '../../aggregates/team/team.events.js';
 import { missingGrants } from '../../src/auth/authorize.js';
 
 const U = '00000000-0000-4000-8000-000000000001';
@@ -69,7 +69,7 @@ describe('company decider', () => {
 });
 
 describe('membership decider', () => {
-  const added = { type: 'MemberAdded', version: 1, data: { userUuid: U, role: 'ADMIN', scopes: [] } } as const;
+  const added: MembershipEvent = { type: 'MemberAdded', version: 1, data: { userUuid: U, role: 'ADMIN', scopes: [] } };
   it('adds once, changes, removes, and keeps the last ADMIN', () => {
     expect(given(membershipDecider, membershipEventSchema, [added]).fails({ type: 'AddMember', userUuid: U, role: 'USER', scopes: [] })).toBe('CONFLICT');
     expect(given(membershipDecider, membershipEventSchema, [added]).fails({ type: 'ChangeMember', role: 'USER', otherAdmins: 0 })).toBe('STATE_NOT_ALLOWED');
@@ -78,7 +78,7 @@ describe('membership decider', () => {
       { type: 'MemberChanged', version: 1, data: { userUuid: U, role: 'USER', scopes: [] } },
     ]);
     expect(given(membershipDecider, membershipEventSchema, [added]).when({ type: 'ChangeMember', scopes: [], otherAdmins: 0 })).toEqual([]);
-    const removed = { type: 'MemberRemoved', version: 1, data: { userUuid: U } } as const;
+    const removed: MembershipEvent = { type: 'MemberRemoved', version: 1, data: { userUuid: U } };
     expect(given(membershipDecider, membershipEventSchema, [added, removed]).fails({ type: 'RemoveMember', otherAdmins: 1 })).toBe('NOT_FOUND');
     expect(given(membershipDecider, membershipEventSchema, [added, removed]).when({ type: 'AddMember', userUuid: U, role: 'USER', scopes: ['a:b', 'a:b'] })).toEqual([
       { type: 'MemberAdded', version: 1, data: { userUuid: U, role: 'USER', scopes: ['a:b'] } },
@@ -87,7 +87,7 @@ describe('membership decider', () => {
 });
 
 describe('team decider', () => {
-  const created = { type: 'TeamCreated', version: 1, data: { teamUuid: C, name: 'Ops', description: '', scopes: [] } } as const;
+  const created: TeamEvent = { type: 'TeamCreated', version: 1, data: { teamUuid: C, name: 'Ops', description: '', scopes: [] } };
   it('members must belong to the company; assignments are idempotent; a deleted team takes nothing', () => {
     expect(given(teamDecider, teamEventSchema, [created]).fails({ type: 'AddTeamMember', userUuid: U, isCompanyMember: false })).toBe('NOT_FOUND');
     const joined = given(teamDecider, teamEventSchema, [created]).when({ type: 'AddTeamMember', userUuid: U, isCompanyMember: true });
@@ -95,7 +95,7 @@ describe('team decider', () => {
     const assigned = given(teamDecider, teamEventSchema, [created]).when({ type: 'AssignTeamRecord', recordUuid: R });
     expect(given(teamDecider, teamEventSchema, [created, ...assigned]).when({ type: 'AssignTeamRecord', recordUuid: R })).toEqual([]);
     expect(given(teamDecider, teamEventSchema, [created]).fails({ type: 'UnassignTeamRecord', recordUuid: R })).toBe('NOT_FOUND');
-    const deleted = { type: 'TeamDeleted', version: 1, data: { teamUuid: C } } as const;
+    const deleted: TeamEvent = { type: 'TeamDeleted', version: 1, data: { teamUuid: C } };
     expect(given(teamDecider, teamEventSchema, [created, deleted]).fails({ type: 'UpdateTeam', name: 'x' })).toBe('NOT_FOUND');
     expect(given(teamDecider, teamEventSchema, [created, deleted]).fails({ type: 'DeleteTeam' })).toBe('NOT_FOUND');
   });
