@@ -32,11 +32,12 @@ export async function teamsOf(sql: Sql, tenant: string, limit: number, offset: n
   return { rows, total: count?.n ?? 0 };
 }
 
-/** Members of the given teams of the tenant, by team uuid. */
+/** Members of the given teams of the tenant, by team uuid (a user removed from the company drops out). */
 export async function membersOfTeams(sql: Sql, tenant: string, teamUuids: string[]): Promise<Map<string, TeamMemberRow[]>> {
   const rows = await sql.query<TeamMemberRow & { team_uuid: string }>(
     `select tm.team_uuid, u.user_uuid, u.email, u.firstname, u.lastname
        from team_members tm join users u on u.user_uuid = tm.user_uuid
+       join memberships m on m.tenant = tm.tenant and m.user_uuid = tm.user_uuid and m.active
       where tm.tenant = $1 and tm.team_uuid = any($2::uuid[])
       order by u.lastname, u.firstname, u.user_uuid`,
     [tenant, teamUuids],

@@ -223,6 +223,53 @@ describe('a token stops working at once', () => {
   });
 });
 
+/** Every operation of the live OpenAPI document (so routes added later are covered too), with a concrete url. */
+async function operations() {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();
+  return Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase() as Method,
+      url: path.replace('/api/v2', '').replace(/\{[^}]+\}/g, () => randomUUID()),
+      auth: op['x-auth'] as string | undefined,
+      roles: op['x-roles'] as string[] | undefined,
+      scopes: op['x-scopes'] as string[] | undefined,
+    })),
+  );
+}
+
+describe('every operation of the OpenAPI document', () => {
+  it('that is not public answers 401 without a token', async () => {
+    const ops = (await operations()).filter((op) => op.auth !== 'public');
+    expect(ops.length).toBeGreaterThan(30);
+    for (const op of ops) {
+      const res = await call(op.method, op.url);
+      expect(`${op.method} ${op.url} ${res.statusCode}`).toBe(`${op.method} ${op.url} 401`);
+      expectErrorBody(res, 401);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    }
+  });
+
+  it('with roles answers 403 to a user of no company, listing every declared role and scope', async () => {
+    for (const op of (await operations()).filter((op) => op.roles)) {
+      const body = expectErrorBody(await call(op.method, op.url, loner.headers), 403);
+      expect({ op: `${op.method} ${op.url}`, roles: body.roles, scopes: body.scopes }).toEqual({ op: `${op.method} ${op.url}`, roles: op.roles, scopes: op.scopes });
+    }
+  });
+
+  it('with roles answers a USER without scopes with exactly what it lacks (or lets it past auth)', async () => {
+    for (const op of (await operations()).filter((op) => op.roles)) {
+      const lacks = { roles: op.roles!.includes('USER') ? [] : op.roles, scopes: op.scopes };
+      const res = await call(op.method, op.url, userA.headers);
+      if (lacks.roles!.length === 0 && lacks.scopes!.length === 0) {
+        expect(res.statusCode, `${op.method} ${op.url}`).not.toBe(403);
+        continue;
+      }
+      const body = expectErrorBody(res, 403);
+      expect({ op: `${op.method} ${op.url}`, roles: body.roles, scopes: body.scopes }).toEqual({ op: `${op.method} ${op.url}`, ...lacks });
+    }
+  });
+});
+
 describe('the OpenAPI document shows each route\'s roles and scopes', () => {
   it('every /api/v2 operation declares its auth', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();

@@ -73,6 +73,15 @@ describe('teams', () => {
     expect(errorOf(await call('POST', '/teams', user.headers, { name: 'Deleted team' }), 403).scopes).toEqual(['teams:write']);
   });
 
+  it('a user removed from the company drops out of its teams', async () => {
+    const leaver = await joinCompany(t.app, admin, { role: 'USER' });
+    const team = (await call('POST', '/teams', admin.headers, { name: 'Leavers', scopes: ['teams:write'] })).json().data;
+    await call('PUT', `/teams/${team.uuid}/users/${leaver.userUuid}`, admin.headers);
+    await call('DELETE', `/companies/${admin.companyUuid}/users/${leaver.userUuid}`, admin.headers);
+    expect((await call('GET', `/teams/${team.uuid}`, admin.headers)).json().data.members).toEqual([]);
+    errorOf(await call('POST', '/teams', leaver.headers, { name: 'x' }), 403);
+  });
+
   it('assigns records to a team (the team side)', async () => {
     const team = (await call('POST', '/teams', admin.headers, { name: 'Owners' })).json().data;
     const [r1, r2] = [randomUUID(), randomUUID()];
