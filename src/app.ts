@@ -12,6 +12,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { registerIdentity } from './identity.js';
+import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 
 declare module 'fastify' {
@@ -61,6 +62,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
   const { mailer } = await registerIdentity(app, { config, db: platform.db, store: platform.store });
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
+  await registerSchema(app, { db: platform.db, store: platform.store });
   await registerWebhooks(app, { config, db: platform.db, store: platform.store });
   return app;
 }

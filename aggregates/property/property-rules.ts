@@ -1,4 +1,5 @@
 import { problems, type Problems } from '../kernel/problems.js';
+import { sameJson } from '../kernel/same-json.js';
 import { checkGroup, checkIdentifier, checkOptionalText, checkText } from '../object/names.js';
 import {
   formatTypes,
@@ -105,7 +106,6 @@ export interface DisplayChange {
   options?: PropertyOption[];
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * An update of an existing property: the immutable fields may be sent only with their current
@@ -118,7 +118,7 @@ export function checkChange(current: PropertyDefinition, input: Partial<Property
     const sent = input[field];
     if (sent === undefined) continue;
     const value = typeof sent === 'string' && field === 'name' ? sent.trim() : sent;
-    if (!same(value, current[field])) {
+    if (!sameJson(value, current[field])) {
       p.add(
         `body.${field}`,
         `${field} cannot change once a property exists (it is ${JSON.stringify(current[field])})`,
@@ -153,7 +153,7 @@ export function checkChange(current: PropertyDefinition, input: Partial<Property
       const removed = current.options.filter((o) => !kept.has(o.value)).map((o) => o.value);
       if (removed.length > 0) {
         p.add('body.options', `options cannot be removed (missing: ${removed.join(', ')})`, 'Send every existing option value; you may change labels, reorder, and add new options', 'INVALID_VALUE');
-      } else if (!same(next, current.options)) change.options = next;
+      } else if (!sameJson(next, current.options)) change.options = next;
     }
   }
   p.throwIfAny('The property update has several problems');

@@ -1,4 +1,5 @@
 import type { Decider } from '../kernel/decider.js';
+import { sameJson } from '../kernel/same-json.js';
 import { notFound } from '../kernel/errors.js';
 import { problems } from '../kernel/problems.js';
 import type { EdgePropertyDefinition } from './relation.schemas.js';
@@ -55,7 +56,6 @@ export function checkEdgeValues(values: EdgeValues, definitions: readonly EdgePr
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
 }
 
-const same = (a: EdgeValues, b: EdgeValues) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 /**
  * A connection between two records. Connecting again with other edge values updates them; the
@@ -72,7 +72,7 @@ export const recordLinkDecider: Decider<RecordLinkState, RecordLinkCommand, Reco
           const { relationUuid, fromRecordUuid, toRecordUuid } = command;
           return [{ type: 'RecordsConnected', version: 1, data: { relationUuid, fromRecordUuid, toRecordUuid, edgeProperties } }];
         }
-        return same(edgeProperties, state.edgeProperties) ? [] : [{ type: 'RecordLinkUpdated', version: 1, data: { edgeProperties } }];
+        return sameJson(edgeProperties, state.edgeProperties) ? [] : [{ type: 'RecordLinkUpdated', version: 1, data: { edgeProperties } }];
       }
       case 'DisconnectRecords': {
         if (!state.connected) throw notFound('Connection', `${command.fromRecordUuid} -> ${command.toRecordUuid}`);

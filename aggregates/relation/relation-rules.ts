@@ -1,4 +1,5 @@
 import { problems, type Problems } from '../kernel/problems.js';
+import { sameJson } from '../kernel/same-json.js';
 import { checkIdentifier, checkOptionalText, checkText } from '../object/names.js';
 import type { EdgePropertyDefinition, EdgePropertyInput, RelationDefinition, RelationInput } from './relation.schemas.js';
 
@@ -36,7 +37,6 @@ export function checkRelation(fromObjectUuid: string, input: RelationInput): Rel
 
 export type RelationChange = Partial<Pick<RelationDefinition, 'label' | 'description' | 'direction' | 'fromName' | 'toName' | 'edgeProperties'>>;
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * An update by name: the name, the target object and the cardinality are fixed (stored
@@ -81,7 +81,7 @@ export function checkRelationChange(current: RelationDefinition, input: Partial<
     for (const added of next.filter((e) => !current.edgeProperties.some((o) => o.name === e.name))) {
       if (added.required) p.add('body.edgeProperties', `new edge property "${added.name}" cannot be required`, 'Existing connections have no value for it: add it with required false', 'INVALID_VALUE');
     }
-    if (!same(next, current.edgeProperties)) change.edgeProperties = next;
+    if (!sameJson(next, current.edgeProperties)) change.edgeProperties = next;
   }
   p.throwIfAny('The relation update has several problems');
   return change;

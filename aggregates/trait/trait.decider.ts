@@ -1,4 +1,5 @@
 import type { Decider } from '../kernel/decider.js';
+import { sameJson } from '../kernel/same-json.js';
 import { notFound } from '../kernel/errors.js';
 import { checkTraitConfig, type PropertyFact } from './trait-config.js';
 import type { TraitName } from './trait.schemas.js';
@@ -13,7 +14,6 @@ export interface TraitState {
   config: Record<string, unknown> | null;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const traitDecider: Decider<TraitState, TraitCommand, TraitEvent> = {
   initialState: () => ({ configured: false, config: null }),
@@ -21,7 +21,7 @@ export const traitDecider: Decider<TraitState, TraitCommand, TraitEvent> = {
     switch (command.type) {
       case 'ConfigureTrait': {
         const config = checkTraitConfig(command.trait, command.config, command.properties) as Record<string, unknown>;
-        if (state.configured && same(config, state.config)) return [];
+        if (state.configured && sameJson(config, state.config)) return [];
         return [{ type: 'TraitConfigured', version: 1, data: { objectUuid: command.objectUuid, trait: command.trait, config } }];
       }
       case 'RemoveTrait':

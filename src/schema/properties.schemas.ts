@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { propertyDefinitionSchema, propertyInputSchema } from '../../aggregates/property/property.schemas.js';
+import { toDefinition, type PropertyRow } from '../../read-models/properties.queries.js';
+
+export const propertySchema = propertyDefinitionSchema
+  .extend({
+    uuid: z.string(),
+    objectUuid: z.string(),
+    deleted: z.boolean(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+    deletedAt: z.number().int().nullable(),
+    revision: z.number().int(),
+  })
+  .meta({ id: 'Property' });
+
+export const createPropertyBodySchema = propertyInputSchema;
+
+/** Every field optional: a client may PUT back what it read; immutable fields must keep their values. */
+export const updatePropertyBodySchema = propertyInputSchema.partial().meta({ id: 'PropertyUpdate' });
+
+export const toProperty = (row: PropertyRow): z.infer<typeof propertySchema> => ({
+  uuid: row.property_uuid,
+  objectUuid: row.object_uuid,
+  ...toDefinition(row),
+  deleted: row.deleted_at !== null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
+  revision: row.revision,
+});

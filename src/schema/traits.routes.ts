@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { flowConfigSchema, pageConfigSchema, tableConfigSchema, traitNameOf, userConfigSchema } from '../../aggregates/trait/trait.schemas.js';
+import { commandContext, companyActor } from '../auth/actor.js';
+import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
+import { dataString, errorResponses, readAuth, rejectNulCharacters, writeAuth } from './http-common.js';
+import { toTrait, traitBodySchema, traitListQuerySchema, traitSchema } from './traits.schemas.js';
+import type { TraitsService } from './traits.service.js';
+
+const tags = ['traits'];
+const objectParams = z.object({ objectUuid: z.uuid() });
+const params = z.object({ objectUuid: z.uuid(), traitName: z.string().min(1).max(40).describe('Flow, Table, Page (or Webpage) or User; case-insensitive') });
+
+/** Traits (spec 4.9): behaviour given to an object. */
+export const traitsRoutes = (deps: { traits: TraitsService }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { traits } = deps;
+    rejectNulCharacters(app);
+    // Keeps the four detail schemas in the OpenAPI components, where TraitDetails points.
+    void [flowConfigSchema, tableConfigSchema, pageConfigSchema, userConfigSchema];
+
+    app.get(
+      '/:objectUuid',
+      {
+        config: readAuth,
+        schema: { tags, description: 'The traits of the object: page 0 by default, at most 100 a page (a larger limit is clamped).', params: objectParams, querystring: traitListQuerySchema, response: { 200: listEnvelope(traitSchema), ...errorResponses(400, 401, 403, 404) } },
+      },
+      async (request) => {
+        const { limit } = request.query;
+        const n = Math.max(request.query.page, 1);
+        const { rows, total } = await traits.list(companyActor(request).tenant, request.params.objectUuid, limit, (n - 1) * limit);
+        return page(rows.map(toTrait), total, n, limit);
+      },
+    );
+
+    app.get(
+      '/:objectUuid/:traitName',
+      { config: readAuth, schema: { tags, description: 'One trait of the object; a missing trait is a 404 NOT_FOUND.', params, response: { 200: envelope(traitSchema), ...errorResponses(400, 401, 403, 404) } } },
+      async (request) => ok(toTrait(await traits.get(companyActor(request).tenant, request.params.objectUuid, traitNameOf(request.params.traitName)))),
+    );
+
+    app.post(
+      '/:objectUuid/:traitName',
+      {
+        config: writeAuth,
+        schema: {
+          tags,
+          description: 'Creates (201) or replaces (200) the trait. Its details are checked against the object\'s live properties.',
+          params,
+          body: traitBodySchema,
+          response: { 200: envelope(traitSchema), 201: envelope(traitSchema), ...errorResponses(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { trait, created } = await traits.configure(commandContext(request), request.params.objectUuid, traitNameOf(request.params.traitName), request.body);
+        reply.code(created ? 201 : 200);
+        return ok(toTrait(trait), created ? 'created' : 'updated');
+      },
+    );
+
+    app.delete(
+      '/:objectUuid/:traitName',
+      { config: writeAuth, schema: { tags, description: 'Removes the trait from the object.', params, response: { 200: dataString, ...errorResponses(400, 401, 403, 404) } } },
+      async (request) => {
+        await traits.remove(commandContext(request), request.params.objectUuid, traitNameOf(request.params.traitName));
+        return ok('removed', 'deleted');
+      },
+    );
+  };

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { traitNameSchema } from '../../aggregates/trait/trait.schemas.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.js';
+import type { TraitRow } from '../../read-models/traits.queries.js';
+
+export const traitSchema = z
+  .object({
+    objectUuid: z.string(),
+    traitName: traitNameSchema,
+    details: z.record(z.string(), z.unknown()).describe('FlowTrait, TableTrait, PageTrait or UserTrait'),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+    revision: z.number().int(),
+  })
+  .meta({ id: 'Trait' });
+
+export const traitBodySchema = z
+  .record(z.string(), z.unknown())
+  .describe('The trait details, a JSON map: Flow {stageProperty, stages?}; Table {columns: [{property, width?}], defaultSort?: {property, direction}}; Page {titleProperty?, slugProperty?, pathPrefix?}; User {emailProperty?}. See the FlowTrait, TableTrait, PageTrait and UserTrait schemas.')
+  .meta({ id: 'TraitDetails' });
+
+/** Spec 8: page 0 by default (0 and 1 both mean the first page); at most 100 a page, a larger limit is clamped. */
+export const traitListQuerySchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).default(DEFAULT_LIMIT).transform((n) => Math.min(n, MAX_LIMIT)),
+});
+
+export const toTrait = (row: TraitRow): z.infer<typeof traitSchema> => ({
+  objectUuid: row.object_uuid,
+  traitName: row.trait,
+  details: row.config,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  revision: row.revision,
+});
