@@ -162,5 +162,9 @@ describe('SUPER_ADMIN', () => {
     expect((await call('POST', `/auth/companies/${b.companyUuid}/select`, root.headers)).json().data).toMatchObject({ role: 'SUPER_ADMIN', selectedCompany: b.companyUuid });
     expect((await call('GET', `/companies/${b.companyUuid}`, root.headers)).statusCode).toBe(200);
     expect((await call('GET', '/dev/', root.headers)).statusCode).toBe(200);
+    // Acting on a company other than the selected one works on that company, not the selected one.
+    const members = (await call('POST', `/companies/${a.companyUuid}/users/index`, root.headers, {})).json().data;
+    expect(members.map((m: { uuid: string }) => m.uuid)).toContain(a.userUuid);
+    expect(members.map((m: { uuid: string }) => m.uuid)).not.toContain(b.userUuid);
   });
 });
