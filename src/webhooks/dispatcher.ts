@@ -152,13 +152,14 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
     const now = Date.now();
     if (!webhook || webhook.deleted_at !== null) return park(db, row, 'webhook deleted', now);
     if (!webhook.secret) return park(db, row, 'webhook has no secret', now);
-    const slot = limiter.take(webhook.webhook_uuid, now);
+    // The attempt starts when it takes its slot: the limit holds for attempt start times.
+    const startedAt = Date.now();
+    const slot = limiter.take(webhook.webhook_uuid, startedAt);
     if (!slot.ok) {
       await release(db, row.delivery_uuid, slot.freeAt);
-      later(slot.freeAt - now);
+      later(slot.freeAt - startedAt);
       return;
     }
-    const startedAt = Date.now();
     let result: SendResult;
     try {
       const target = await o.guard.resolve(webhook.url);

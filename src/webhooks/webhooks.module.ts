@@ -5,6 +5,8 @@ import type { EventStore } from '../event-store/port.js';
 import { startReactor, type ReactorRunner } from '../reactors/runner.js';
 import { startDispatcher, type Dispatcher } from './dispatcher.js';
 import { makeUrlGuard, type UrlGuard } from './url-safety.js';
+import { deliveriesRoutes } from './deliveries.routes.js';
+import { makeDeliveriesService } from './deliveries.service.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { makeWebhooksService } from './webhooks.service.js';
 import { plainRules, webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
@@ -68,7 +70,9 @@ export async function registerWebhooks(app: FastifyInstance, deps: { config: Con
   };
 
   const webhooks = makeWebhooksService({ db, store, guard });
+  const deliveries = makeDeliveriesService({ db, store, webhooks, rules, wake: runtime.wake, replayMax: config.WEBHOOK_REPLAY_MAX });
   await app.register(webhooksRoutes({ webhooks }), { prefix: '/api/v2/webhooks' });
+  await app.register(deliveriesRoutes({ deliveries }), { prefix: '/api/v2/webhooks' });
 
   app.decorate('webhookRuntime', runtime);
   if (config.REACTORS_ENABLED) app.addHook('onReady', async () => runtime.start());
