@@ -75,7 +75,7 @@ export const propertyInputSchema = z
     group: z.string().max(200).nullable().optional(),
     relationUuid: z.string().uuid().nullable().optional().describe('linked only: the relation that backs the property; immutable'),
   })
-  .meta({ id: 'PropertyInput' });
+  .meta({ id: 'PropertyBody' });
 export type PropertyInput = z.infer<typeof propertyInputSchema>;
 
 /** A property definition as stored and as records are validated against it. */

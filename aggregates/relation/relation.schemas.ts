@@ -40,7 +40,7 @@ export const relationInputSchema = z
     edgeProperties: z.array(edgePropertyDefinitionSchema).max(50).optional().describe('Properties a connection may carry; may be added to, never removed or retyped'),
     index: z.number().int().min(0).max(1_000_000).optional(),
   })
-  .meta({ id: 'RelationInput' });
+  .meta({ id: 'RelationBody' });
 export type RelationInput = z.infer<typeof relationInputSchema>;
 
 export interface RelationDefinition {

@@ -22,7 +22,7 @@ export const propertiesRoutes = (deps: { properties: PropertiesService }): Fasti
         config: writeAuth,
         schema: {
           tags,
-          description: 'Creates a property. The format must suit the type (see PropertyInput); select and multi-select need options; linked needs relationUuid.',
+          description: 'Creates a property. The format must suit the type (see PropertyBody); select and multi-select need options; linked needs relationUuid.',
           params: objectParams,
           body: createPropertyBodySchema,
           response: { 201: envelope(propertySchema), ...errorResponses(400, 401, 403, 404, 409) },
