@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../../aggregates/membership/roles.js';
-import { DomainError } from '../../aggregates/kernel/errors.js';
 import type { CommandContext } from '../commands/command-handler.js';
 
 /** Who is calling, set on `request.actor` by the auth hook for every route that is not public. */
@@ -33,16 +32,19 @@ declare module 'fastify' {
   }
 }
 
-/** The actor of a company-scoped route (declared with roles/scopes); throws on a public route. */
+/**
+ * The actor of a company-scoped route (declared with `{ roles, scopes }`). Called on a route
+ * declared 'public' or 'signed-in' it throws a plain Error (a 500): the declaration is wrong.
+ */
 export function companyActor(request: FastifyRequest): CompanyActor {
   const actor = request.actor;
-  if (!actor || !actor.tenant || !actor.role) throw new DomainError('UNAUTHENTICATED', 'no company actor on this route', []);
+  if (!actor || !actor.tenant || !actor.role) throw new Error(`${request.routeOptions.url}: companyActor() needs config.auth { roles, scopes }`);
   return actor as CompanyActor;
 }
 
-/** The signed-in actor of any non-public route. */
+/** The signed-in actor of any route that is not public. */
 export function signedInActor(request: FastifyRequest): Actor {
-  if (!request.actor) throw new DomainError('UNAUTHENTICATED', 'no actor on this route', []);
+  if (!request.actor) throw new Error(`${request.routeOptions.url}: signedInActor() needs a route that is not public`);
   return request.actor;
 }
 
