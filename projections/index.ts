@@ -9,6 +9,7 @@ import { relationsProjection } from './relations.projection.js';
 import { recordLinksProjection } from './record-links.projection.js';
 import { traitsProjection } from './traits.projection.js';
 import { webhooksProjection } from './webhooks.projection.js';
+import { syncsProjection } from './syncs.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -24,4 +25,5 @@ export const projections: readonly Projection[] = [
   traitsProjection,
   // Webhooks and syncs (issue 6).
   webhooksProjection,
+  syncsProjection,
 ];

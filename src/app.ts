@@ -14,6 +14,7 @@ import { registerAuth } from './auth/authorize.js';
 import { registerIdentity } from './identity.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
+import { registerSyncs } from './syncs/syncs.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,5 +65,6 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db: platform.db, store: platform.store });
   await registerWebhooks(app, { config, db: platform.db, store: platform.store });
+  await registerSyncs(app, { config, db: platform.db, store: platform.store });
   return app;
 }

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { SyncRow } from '../../read-models/syncs.queries.js';
+
+const mapping = z.object({ source: z.string().min(1).max(200).describe('Property of the source object'), target: z.string().min(1).max(200).describe('Property of the target object') }).strict();
+
+const fields = {
+  name: z.string().min(1).max(200).optional(),
+  label: z.string().min(1).max(200).optional(),
+  sourceObjectUuid: z.uuid().describe('The object whose records are copied from'),
+  targetObjectUuid: z.uuid().describe('The object whose related records are written to'),
+  relationUuid: z.uuid().describe('The relation connecting source records to their target records (either direction)'),
+  mappings: z.array(mapping).min(1).max(50),
+  enabled: z.boolean().optional().describe('Default true'),
+};
+
+export const createSyncBodySchema = z.object(fields).strict().meta({ id: 'SyncCreate' });
+export const updateSyncBodySchema = z
+  .object({ ...fields, sourceObjectUuid: fields.sourceObjectUuid.optional(), targetObjectUuid: fields.targetObjectUuid.optional(), relationUuid: fields.relationUuid.optional(), mappings: fields.mappings.optional() })
+  .strict()
+  .meta({ id: 'SyncUpdate' });
+
+const actorRef = z.object({ uuid: z.string() }).nullable();
+
+export const syncSchema = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    label: z.string(),
+    sourceObjectUuid: z.string(),
+    sourceObjectName: z.string(),
+    targetObjectUuid: z.string(),
+    targetObjectName: z.string(),
+    relationUuid: z.string(),
+    mappings: z.array(z.object({ source: z.string(), target: z.string() })),
+    enabled: z.boolean(),
+    index: z.number().int(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+    deletedAt: z.number().int().nullable(),
+    createdBy: actorRef,
+    updatedBy: actorRef,
+    deletedBy: actorRef,
+    revision: z.number().int(),
+  })
+  .meta({ id: 'Sync' });
+
+const ref = (uuid: string | null) => (uuid ? { uuid } : null);
+
+export const toSync = (row: SyncRow): z.infer<typeof syncSchema> => ({
+  uuid: row.sync_uuid,
+  name: row.name,
+  label: row.label,
+  sourceObjectUuid: row.source_object_uuid,
+  sourceObjectName: row.source_object_name,
+  targetObjectUuid: row.target_object_uuid,
+  targetObjectName: row.target_object_name,
+  relationUuid: row.relation_uuid,
+  mappings: row.mappings,
+  enabled: row.enabled,
+  index: row.idx,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
+  createdBy: ref(row.created_by),
+  updatedBy: ref(row.updated_by),
+  deletedBy: ref(row.deleted_by),
+  revision: row.revision,
+});
