@@ -10,6 +10,8 @@ import { recordLinksProjection } from './record-links.projection.js';
 import { traitsProjection } from './traits.projection.js';
 import { webhooksProjection } from './webhooks.projection.js';
 import { syncsProjection } from './syncs.projection.js';
+import { recordsProjection } from './records.projection.js';
+import { savedFiltersProjection } from './saved-filters.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -26,4 +28,7 @@ export const projections: readonly Projection[] = [
   // Webhooks and syncs (issue 6).
   webhooksProjection,
   syncsProjection,
+  // Records (issue 5).
+  recordsProjection,
+  savedFiltersProjection,
 ];

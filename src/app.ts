@@ -15,6 +15,7 @@ import { registerIdentity } from './identity.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
+import { recordExistsIn, registerRecords } from './records/records.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,8 +64,9 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
   const { mailer } = await registerIdentity(app, { config, db: platform.db, store: platform.store });
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
-  await registerSchema(app, { db: platform.db, store: platform.store });
+  await registerSchema(app, { db: platform.db, store: platform.store, recordExists: recordExistsIn(platform.db) });
   await registerWebhooks(app, { config, db: platform.db, store: platform.store });
   await registerSyncs(app, { config, db: platform.db, store: platform.store });
+  await registerRecords(app, { db: platform.db, store: platform.store });
   return app;
 }

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { mkdirSync, writeFileSync, unlinkSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db, Sql } from './db.js';
@@ -18,7 +19,7 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
     lockPath = join(dataDir, '.platform.lock');
     takeLock(lockPath);
   }
-  const db = await PGlite.create(dataDir, { parsers, extensions: { pg_trgm } });
+  const db = await PGlite.create(dataDir, { parsers, extensions: { pg_trgm, btree_gin } });
   return wrapPglite(db, lockPath);
 }
 

@@ -11,6 +11,9 @@ const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export function registerNotFound(app: FastifyInstance) {
   const shadow = FindMyWay({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
+    // Paths with a parameter in a group's place (records' /{objectName}/...) match any name: a
+    // wrong method there stays a 404 instead of turning every unknown path into a 405.
+    if ((route.config as { dynamicPath?: boolean } | undefined)?.dynamicPath) return;
     const list = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of list) if (m !== 'HEAD' && m !== 'OPTIONS') shadow.on(m as 'GET', route.url, () => {});
   });

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+const uuid = z.string().uuid();
+const values = z.record(z.string(), z.unknown());
+
+/**
+ * A record came to be. `properties` holds the normalised values (no nulls); `extends` the uuids
+ * of further objects the record is also a record of (spec 1.4).
+ */
+export const recordCreated = z.object({
+  type: z.literal('RecordCreated'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectUuid: uuid, objectName: z.string(), properties: values, extends: z.array(uuid).optional() }),
+});
+
+/** Values changed: for each changed property its value before and after (null: no value). */
+export const recordUpdated = z.object({
+  type: z.literal('RecordUpdated'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string(), changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })) }),
+});
+
+/** Soft-deleted (DELETE with `mode`, default `archive`): the values stay and a restore brings them back. */
+export const recordArchived = z.object({
+  type: z.literal('RecordArchived'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string(), mode: z.string() }),
+});
+
+export const recordRestored = z.object({
+  type: z.literal('RecordRestored'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string() }),
+});
+
+/** The record is now also a record of another object (its properties apply; it shows in that object's lists). */
+export const recordExtended = z.object({
+  type: z.literal('RecordExtended'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string(), extendedObjectUuid: uuid, extendedObjectName: z.string() }),
+});
+
+export const recordExtensionRemoved = z.object({
+  type: z.literal('RecordExtensionRemoved'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string(), extendedObjectUuid: uuid, extendedObjectName: z.string() }),
+});
+
+export const recordEventSchema = z.discriminatedUnion('type', [recordCreated, recordUpdated, recordArchived, recordRestored, recordExtended, recordExtensionRemoved]);
+export type RecordEvent = z.infer<typeof recordEventSchema>;
+export const recordEventTypes = recordEventSchema.options.map((o) => o.shape.type.value);
+
+export const RECORD_STREAM_PREFIX = 'record-';
+/** The stream of one record (the tenant is the store's tenant). */
+export const recordStream = (recordUuid: string) => `${RECORD_STREAM_PREFIX}${recordUuid}`;

@@ -1,0 +1,68 @@
+import type { Sql } from '../projections/projection.js';
+
+/** What the company event log can be narrowed by (all optional; they AND together). */
+export interface EventLogQuery {
+  /** The companies searched; null: every company (SUPER_ADMIN only). */
+  tenants: string[] | null;
+  requestId?: string[];
+  correlationId?: string[];
+  causationId?: string[];
+  /** Exact stream ids, or a prefix ending in `*` (e.g. `record-*`). */
+  stream?: string[];
+  type?: string[];
+  userUuid?: string[];
+  from?: number;
+  to?: number;
+  limit: number;
+  offset: number;
+  direction: 'asc' | 'desc';
+}
+
+export interface EventLogRow {
+  position: number;
+  tenant: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  version: number;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown> & { occurredAt: number };
+  occurred_at: number;
+}
+
+/** The events of the log that match, in time order, and how many match (PostgreSQL event store). */
+export async function eventLog(sql: Sql, q: EventLogQuery): Promise<{ rows: EventLogRow[]; total: number }> {
+  const params: unknown[] = [];
+  const arg = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (q.tenants !== null) where.push(q.tenants.length === 1 ? `tenant = ${arg(q.tenants[0])}` : `tenant = any(${arg(q.tenants)}::text[])`);
+  const anyOf = (expr: string, values?: string[]) => {
+    if (values?.length) where.push(`${expr} = any(${arg(values)}::text[])`);
+  };
+  anyOf(`metadata ->> 'requestId'`, q.requestId);
+  anyOf(`metadata ->> 'correlationId'`, q.correlationId);
+  anyOf(`metadata ->> 'causationId'`, q.causationId);
+  anyOf('type', q.type);
+  anyOf(`metadata ->> 'userUuid'`, q.userUuid);
+  if (q.stream?.length) {
+    const exact = q.stream.filter((s) => !s.endsWith('*'));
+    const prefixes = q.stream.filter((s) => s.endsWith('*')).map((s) => `${s.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const parts = [...(exact.length ? [`stream_id = any(${arg(exact)}::text[])`] : []), ...(prefixes.length ? [`stream_id like any(${arg(prefixes)}::text[])`] : [])];
+    where.push(`(${parts.join(' or ')})`);
+  }
+  if (q.from !== undefined) where.push(`occurred_at >= ${arg(q.from)}`);
+  if (q.to !== undefined) where.push(`occurred_at <= ${arg(q.to)}`);
+  const cond = where.length ? where.join(' and ') : 'true';
+  const countParams = [...params];
+  const dir = q.direction === 'asc' ? 'asc' : 'desc';
+  const rows = await sql.query<EventLogRow>(
+    `select position, tenant, stream_id, revision, type, version, data, metadata, occurred_at from events where ${cond}
+      order by occurred_at ${dir}, position ${dir} limit ${arg(q.limit)} offset ${arg(q.offset)}`,
+    params,
+  );
+  const [count] = await sql.query<{ n: number }>(`select count(*)::int8 as n from events where ${cond}`, countParams);
+  return { rows, total: Number(count?.n ?? 0) };
+}

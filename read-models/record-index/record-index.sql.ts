@@ -1,0 +1,202 @@
+import type { CompiledFilter, CompiledIndexRequest, CompiledSort, Condition, FieldRef, Scalar } from '../../aggregates/record-filter/filter.compile.js';
+import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
+import { complementOf } from '../../aggregates/record-filter/filter.schema.js';
+import { fold } from '../../aggregates/record-filter/values.js';
+import { SEGMENT, VALUE } from '../../aggregates/record/record.index-doc.js';
+
+/** How a relation named in a filter is walked: its uuid, and which end of it the filtered records sit at. */
+export interface RelationPath {
+  relationUuid: string;
+  side: 'origin' | 'target';
+}
+
+/**
+ * Builds SQL over `records r` (one object context) from a compiled request. Every value is a
+ * parameter; keys only ever become SQL as quoted literals of property names the catalog knows, so
+ * no client text reaches the SQL. Each predicate is NULL-safe, so NOT is the exact complement the
+ * in-memory evaluator uses.
+ */
+export class SqlBuilder {
+  readonly params: unknown[];
+
+  constructor(
+    params: unknown[],
+    private readonly relations: Readonly<Record<string, RelationPath>> = {},
+  ) {
+    this.params = [...params];
+  }
+
+  arg(value: unknown, cast = ''): string {
+    this.params.push(value);
+    return `$${this.params.length}${cast}`;
+  }
+
+  /** A property name as a SQL literal (names are identifiers; quotes doubled regardless). */
+  private lit(name: string) {
+    return `'${name.replace(/'/g, "''")}'`;
+  }
+
+  private systemColumn(alias: string, field: FieldRef) {
+    switch (field.name) {
+      case 'uuid':
+        return `${alias}.uuid`;
+      case 'createdAt':
+        return `${alias}.created_at`;
+      case 'updatedAt':
+        return `${alias}.updated_at`;
+      case 'createdBy':
+        return `${alias}.created_by`;
+      case 'updatedBy':
+        return `${alias}.updated_by`;
+    }
+    throw new Error(`unknown system field ${field.name}`);
+  }
+
+  /** A scalar property's typed value (NULL when missing or of another JSON type). */
+  private typedValue(alias: string, field: FieldRef) {
+    const v = `${alias}.vals -> ${this.lit(field.name)}`;
+    switch (field.type) {
+      case 'number':
+        return `(case when jsonb_typeof(${v}) = 'number' then (${v})::float8 end)`;
+      case 'boolean':
+        return `(case when jsonb_typeof(${v}) = 'boolean' then (${v})::boolean end)`;
+      default:
+        return `(case when jsonb_typeof(${v}) = 'string' then ${alias}.vals ->> ${this.lit(field.name)} end) collate "C"`;
+    }
+  }
+
+  /** The expression a field sorts by (NULL when the record has no value). */
+  sortExpression(alias: string, field: FieldRef) {
+    return field.system ? this.systemColumn(alias, field) : this.typedValue(alias, field);
+  }
+
+  private regex(kind: 'contains' | 'startsWith' | 'endsWith', name: string, term: string) {
+    const esc = fold(term).replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`);
+    const head = `${SEGMENT}${name}${VALUE}`;
+    return kind === 'startsWith' ? `${head}${esc}` : kind === 'contains' ? `${head}[^${SEGMENT}]*${esc}` : `${head}[^${SEGMENT}]*${esc}${SEGMENT}`;
+  }
+
+  private like(kind: 'contains' | 'startsWith' | 'endsWith', term: string) {
+    const esc = fold(term).replace(/[\\%_]/g, (c) => `\\${c}`);
+    return kind === 'startsWith' ? `${esc}%` : kind === 'contains' ? `%${esc}%` : `%${esc}`;
+  }
+
+  private compare(expr: string, op: string, value: Scalar, field: FieldRef) {
+    const cast = field.type === 'number' ? '::float8' : field.type === 'timestamp' ? '::int8' : field.type === 'boolean' ? '::boolean' : field.type === 'uuid' ? '::uuid' : '::text collate "C"';
+    return `coalesce(${expr} ${op} ${this.arg(value, cast)}, false)`;
+  }
+
+  /** A positive condition on a system field of `alias`. */
+  private systemPositive(alias: string, c: Condition): string {
+    const col = this.systemColumn(alias, c.field);
+    const text = c.field.type === 'uuid' ? `${col}::text` : col;
+    switch (c.op) {
+      case 'isnotnull':
+      case 'isnotempty':
+        return `(${col} is not null)`;
+      case 'equals':
+        return this.compare(col, '=', c.value as Scalar, c.field);
+      case 'in':
+        return `coalesce(${col} = any(${this.arg(c.value, c.field.type === 'uuid' ? '::uuid[]' : '::int8[]')}), false)`;
+      case 'contains':
+      case 'startsWith':
+      case 'endsWith':
+        return `coalesce(lower(${text}) like ${this.arg(this.like(c.op, String(c.value)))}, false)`;
+      case 'gt':
+        return this.compare(col, '>', c.value as Scalar, c.field);
+      case 'gte':
+        return this.compare(col, '>=', c.value as Scalar, c.field);
+      case 'lt':
+        return this.compare(col, '<', c.value as Scalar, c.field);
+      case 'lte':
+        return this.compare(col, '<=', c.value as Scalar, c.field);
+      case 'between': {
+        const [lo, hi] = c.value as Scalar[];
+        return `(${this.compare(col, '>=', lo!, c.field)} and ${this.compare(col, '<=', hi!, c.field)})`;
+      }
+    }
+    throw new Error(`no SQL for ${c.op}`);
+  }
+
+  /** A positive condition on a property of `alias` (objectParam: the object uuid parameter, for the scoped index). */
+  private propertyPositive(alias: string, c: Condition, objectParam: string | null): string {
+    const name = c.field.name;
+    const key = this.lit(name);
+    const v = `${alias}.vals -> ${key}`;
+    const list = c.field.type === 'list';
+    const contains = (value: Scalar) => {
+      const doc = { [name]: list ? [value] : value };
+      return objectParam
+        ? `record_scope(${alias}.object_uuid, ${alias}.vals) @> jsonb_build_object(${objectParam}::text, ${this.arg(JSON.stringify(doc), '::jsonb')})`
+        : `${alias}.vals @> ${this.arg(JSON.stringify(doc), '::jsonb')}`;
+    };
+    switch (c.op) {
+      case 'isnotnull':
+        return list ? `coalesce(jsonb_typeof(${v}) = 'array' and jsonb_array_length(${v}) > 0, false)` : `(${alias}.vals ? ${key})`;
+      case 'isnotempty':
+        if (list) return `coalesce(jsonb_typeof(${v}) = 'array' and exists (select 1 from jsonb_array_elements_text(${v}) e where e <> ''), false)`;
+        if (c.field.type === 'json') return `coalesce(${v} not in ('""'::jsonb, '[]'::jsonb, '{}'::jsonb), false)`;
+        return `coalesce(${v} <> '""'::jsonb, false)`;
+      case 'equals':
+        return contains(c.value as Scalar);
+      case 'in':
+        return `(${(c.value as Scalar[]).map(contains).join(' or ')})`;
+      case 'contains':
+      case 'startsWith':
+      case 'endsWith': {
+        const scope = objectParam ? `${alias}.object_uuid = ${objectParam}::uuid and ` : '';
+        return `(${scope}${alias}.tdoc ~ ${this.arg(this.regex(c.op, name, String(c.value)))})`;
+      }
+      case 'gt':
+        return this.compare(this.typedValue(alias, c.field), '>', c.value as Scalar, c.field);
+      case 'gte':
+        return this.compare(this.typedValue(alias, c.field), '>=', c.value as Scalar, c.field);
+      case 'lt':
+        return this.compare(this.typedValue(alias, c.field), '<', c.value as Scalar, c.field);
+      case 'lte':
+        return this.compare(this.typedValue(alias, c.field), '<=', c.value as Scalar, c.field);
+      case 'between': {
+        const [lo, hi] = c.value as Scalar[];
+        const e = this.typedValue(alias, c.field);
+        return `(${this.compare(e, '>=', lo!, c.field)} and ${this.compare(e, '<=', hi!, c.field)})`;
+      }
+    }
+    throw new Error(`no SQL for ${c.op}`);
+  }
+
+  private positive(alias: string, c: Condition, objectParam: string | null): string {
+    if (c.field.relation) {
+      const path = this.relations[c.field.relation];
+      if (!path) throw new Error(`relation ${c.field.relation} has no path`);
+      const [self, other] = path.side === 'origin' ? ['from_record', 'to_record'] : ['to_record', 'from_record'];
+      const inner = c.field.system ? this.systemPositive('o', c) : this.propertyPositive('o', c, null);
+      return `exists (select 1 from rm_record_links l join records o on o.tenant = l.tenant and o.uuid = l.${other} and o.is_primary and o.deleted_at is null
+        where l.tenant = ${alias}.tenant and l.relation_uuid = ${this.arg(path.relationUuid, '::uuid')} and l.${self} = ${alias}.uuid and l.connected and ${inner})`;
+    }
+    return c.field.system ? this.systemPositive(alias, c) : this.propertyPositive(alias, c, objectParam);
+  }
+
+  condition(alias: string, c: Condition, objectParam: string | null): string {
+    const positive = complementOf[c.op];
+    if (positive) return `not ${this.positive(alias, { ...c, op: positive }, objectParam)}`;
+    return this.positive(alias, c, objectParam);
+  }
+
+  filter(alias: string, f: CompiledFilter, objectParam: string | null): string[] {
+    const where = f.all.map((c) => this.condition(alias, c, objectParam));
+    if (f.anyOf.length > 0) {
+      where.push(`(${f.anyOf.map((g) => (g.length === 0 ? 'true' : `(${g.map((c) => this.condition(alias, c, objectParam)).join(' and ')})`)).join(' or ')})`);
+    }
+    return where;
+  }
+
+  orderBy(alias: string, sort: readonly CompiledSort[]): string {
+    return effectiveSort(sort)
+      .map((s) => `${this.sortExpression(alias, s.field)} ${s.direction} nulls last`)
+      .join(', ');
+  }
+}
+
+export function archivedClause(alias: string, mode: CompiledIndexRequest['archived']) {
+  return mode === 'include' ? 'true' : mode === 'only' ? `${alias}.deleted_at is not null` : `${alias}.deleted_at is null`;
+}

@@ -1,0 +1,88 @@
+import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
+import type { Sql } from '../projections/projection.js';
+import { toDefinition, type PropertyRow } from './properties.queries.js';
+import type { RecordRow, RecordTeam, UserRef } from './records.queries.js';
+
+/** A connection of the record (spec 2.5), with the record at its other end. */
+export interface RecordLinkEntry {
+  relation_uuid: string;
+  relation_name: string;
+  from_name: string;
+  to_name: string | null;
+  from_record: string;
+  to_record: string;
+  edge_properties: Record<string, unknown>;
+  other_uuid: string;
+  other_object: string | null;
+  other_vals: Record<string, unknown> | null;
+  other_deleted_at: number | null;
+}
+
+/** Everything a record's response needs, read in one statement. */
+export interface RecordViewRow extends RecordRow {
+  object_names: { uuid: string; name: string }[];
+  properties: (PropertyRow & { object_uuid: string })[];
+  teams: RecordTeam[];
+  users: UserRef[];
+  links: RecordLinkEntry[] | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const viewSql = (where: string, links: boolean) => `
+select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
+       r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision,
+       (select coalesce(json_agg(json_build_object('uuid', o.object_uuid, 'name', o.name) order by o.object_uuid <> r.primary_object_uuid, o.name), '[]'::json)
+          from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null) as object_names,
+       (select coalesce(json_agg(p order by p.object_uuid <> r.primary_object_uuid, p.created_at, p.name), '[]'::json)
+          from rm_properties p where p.tenant = r.tenant and p.object_uuid = any(r.primary_object_uuid || r.extends) and p.deleted_at is null) as properties,
+       (select coalesce(json_agg(json_build_object('uuid', t.team_uuid, 'name', t.name) order by t.name, t.team_uuid), '[]'::json)
+          from team_records tr join teams t on t.tenant = tr.tenant and t.team_uuid = tr.team_uuid and t.deleted_at is null
+         where tr.tenant = $3::uuid and tr.record_uuid = r.uuid) as teams,
+       (select coalesce(json_agg(json_build_object('uuid', u.user_uuid, 'name', trim(u.firstname || ' ' || u.lastname))), '[]'::json)
+          from users u where u.user_uuid in (r.created_by, r.updated_by, r.deleted_by)) as users,
+       ${
+         links
+           ? `(select coalesce(json_agg(json_build_object(
+                 'relation_uuid', l.relation_uuid, 'relation_name', rel.name, 'from_name', rel.from_name, 'to_name', rel.to_name,
+                 'from_record', l.from_record, 'to_record', l.to_record, 'edge_properties', l.edge_properties,
+                 'other_uuid', x.other, 'other_object', o.object_name, 'other_vals', o.vals, 'other_deleted_at', o.deleted_at)
+                 order by rel.idx, rel.name, l.created_at, x.other), '[]'::json)
+          from rm_record_links l
+          join rm_relations rel on rel.tenant = l.tenant and rel.relation_uuid = l.relation_uuid and rel.deleted_at is null and rel.purged_at is null
+          cross join lateral (select case when l.from_record = r.uuid then l.to_record else l.from_record end as other) x
+          left join records o on o.tenant = l.tenant and o.uuid = x.other and o.is_primary
+         where l.tenant = r.tenant and l.connected and (l.from_record = r.uuid or l.to_record = r.uuid))`
+           : 'null::json'
+       } as links
+  from records r
+ where r.tenant = $1 and ${where}`;
+
+const statements = {
+  one: viewSql('r.uuid = $2 and r.is_primary', true),
+  oneNoLinks: viewSql('r.uuid = $2 and r.is_primary', false),
+  many: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', true),
+  manyNoLinks: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', false),
+};
+
+const teamTenant = (tenant: string) => (UUID.test(tenant) ? tenant : null);
+
+/** One record of the tenant with what its response shows; null when there is none. */
+export async function recordView(sql: Sql, tenant: string, uuid: string, opts: { links?: boolean } = {}): Promise<RecordViewRow | null> {
+  const links = opts.links ?? true;
+  const [row] = await sql.query<RecordViewRow>(links ? statements.one : statements.oneNoLinks, [tenant, uuid, teamTenant(tenant)], links ? 'records_view' : 'records_view_nolinks');
+  return row ?? null;
+}
+
+/** Several records of the tenant, in the order of `uuids` (unknown ones left out). */
+export async function recordViews(sql: Sql, tenant: string, uuids: readonly string[], opts: { links?: boolean } = {}): Promise<RecordViewRow[]> {
+  if (uuids.length === 0) return [];
+  const links = opts.links ?? true;
+  const rows = await sql.query<RecordViewRow>(links ? statements.many : statements.manyNoLinks, [tenant, uuids, teamTenant(tenant)], links ? 'records_views' : 'records_views_nolinks');
+  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+  return uuids.flatMap((u) => byUuid.get(u) ?? []);
+}
+
+/** The definitions of a view row's live properties (the primary object's first). */
+export const viewDefinitions = (row: RecordViewRow): (PropertyDefinition & { uuid: string; objectUuid: string })[] =>
+  row.properties.map((p) => ({ uuid: p.property_uuid, objectUuid: p.object_uuid, ...toDefinition(p) }));

@@ -1,0 +1,131 @@
+import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
+import type { Sql } from '../projections/projection.js';
+import { toDefinition, type PropertyRow } from './properties.queries.js';
+
+/** An object as records need it: identity and live properties, loaded in one statement. */
+export interface RecordObject {
+  objectUuid: string;
+  name: string;
+  label: string;
+  properties: (PropertyDefinition & { uuid: string })[];
+}
+
+const objectSql = (where: string) => `
+select o.object_uuid, o.name, o.label,
+       coalesce((select json_agg(p order by p.created_at, p.name) from rm_properties p
+                  where p.tenant = o.tenant and p.object_uuid = o.object_uuid and p.deleted_at is null), '[]'::json) as properties
+  from rm_objects o
+ where o.tenant = $1 and ${where} and o.deleted_at is null`;
+
+interface ObjectRowWithProperties {
+  object_uuid: string;
+  name: string;
+  label: string;
+  properties: PropertyRow[];
+}
+
+const toRecordObject = (row: ObjectRowWithProperties): RecordObject => ({
+  objectUuid: row.object_uuid,
+  name: row.name,
+  label: row.label,
+  properties: row.properties.map((p) => ({ uuid: p.property_uuid, ...toDefinition(p) })),
+});
+
+/** The tenant's live object `name` with its live properties; null when there is none. */
+export async function loadRecordObject(sql: Sql, tenant: string, name: string): Promise<RecordObject | null> {
+  const [row] = await sql.query<ObjectRowWithProperties>(objectSql('o.name = $2'), [tenant, name], 'records_object_by_name');
+  return row ? toRecordObject(row) : null;
+}
+
+/** The tenant's live objects among `uuids`, with their live properties (missing ones are left out). */
+export async function loadRecordObjects(sql: Sql, tenant: string, uuids: readonly string[]): Promise<RecordObject[]> {
+  if (uuids.length === 0) return [];
+  const rows = await sql.query<ObjectRowWithProperties>(objectSql('o.object_uuid = any($2::uuid[])'), [tenant, uuids], 'records_objects_by_uuid');
+  return rows.map(toRecordObject);
+}
+
+/** One record as the read model holds it, in one object context. */
+export interface RecordRow {
+  uuid: string;
+  object_uuid: string;
+  primary_object_uuid: string;
+  object_name: string;
+  extends: string[];
+  vals: Record<string, unknown>;
+  created_at: number;
+  updated_at: number;
+  created_by: string | null;
+  updated_by: string | null;
+  deleted_at: number | null;
+  deleted_by: string | null;
+  revision: number;
+}
+
+export const recordColumns = `r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
+  r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision`;
+
+/** The record `uuid` of the tenant (its primary object's row), archived or not; null when there is none. */
+export async function getRecord(sql: Sql, tenant: string, uuid: string): Promise<RecordRow | null> {
+  const [row] = await sql.query<RecordRow>(`select ${recordColumns} from records r where r.tenant = $1 and r.uuid = $2 and r.is_primary`, [tenant, uuid], 'records_get');
+  return row ?? null;
+}
+
+/** Whether the tenant has the record (archived or not). */
+export async function recordExists(sql: Sql, tenant: string, uuid: string): Promise<boolean> {
+  return (await getRecord(sql, tenant, uuid)) !== null;
+}
+
+/** Records of the tenant by uuid (primary rows), in no particular order; unknown uuids are left out. */
+export async function getRecords(sql: Sql, tenant: string, uuids: readonly string[]): Promise<RecordRow[]> {
+  if (uuids.length === 0) return [];
+  return sql.query<RecordRow>(`select ${recordColumns} from records r where r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary`, [tenant, uuids], 'records_get_many');
+}
+
+export interface RecordTeam {
+  uuid: string;
+  name: string;
+}
+
+/** The live teams assigned to each record (identity's team_records), by record uuid. */
+export async function teamsOfRecords(sql: Sql, tenant: string, uuids: readonly string[]): Promise<Map<string, RecordTeam[]>> {
+  const out = new Map<string, RecordTeam[]>();
+  if (uuids.length === 0 || !UUID.test(tenant)) return out;
+  const rows = await sql.query<{ record_uuid: string; team_uuid: string; name: string }>(
+    `select tr.record_uuid, t.team_uuid, t.name from team_records tr
+       join teams t on t.tenant = tr.tenant and t.team_uuid = tr.team_uuid and t.deleted_at is null
+      where tr.tenant = $1::uuid and tr.record_uuid = any($2::uuid[]) order by t.name, t.team_uuid`,
+    [tenant, uuids],
+    'records_teams',
+  );
+  for (const r of rows) out.set(r.record_uuid, [...(out.get(r.record_uuid) ?? []), { uuid: r.team_uuid, name: r.name }]);
+  return out;
+}
+
+export interface UserRef {
+  uuid: string;
+  name: string;
+}
+
+/** Display names of users (createdBy / updatedBy / deletedBy), by uuid. */
+export async function usersByUuid(sql: Sql, uuids: readonly (string | null)[]): Promise<Map<string, UserRef>> {
+  const wanted = [...new Set(uuids.filter((u): u is string => u !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await sql.query<{ user_uuid: string; name: string }>(
+    `select user_uuid, trim(firstname || ' ' || lastname) as name from users where user_uuid = any($1::uuid[])`,
+    [wanted],
+    'records_users',
+  );
+  return new Map(rows.map((r) => [r.user_uuid, { uuid: r.user_uuid, name: r.name }]));
+}
+
+/** Live records of an object (from the sharded counters): the total of an unfiltered list. */
+export async function objectRecordCount(sql: Sql, tenant: string, objectUuid: string): Promise<{ live: number; archived: number }> {
+  const [row] = await sql.query<{ live: number; archived: number }>(
+    'select coalesce(sum(live), 0)::int8 as live, coalesce(sum(archived), 0)::int8 as archived from record_counts where tenant = $1 and object_uuid = $2',
+    [tenant, objectUuid],
+    'records_count_object',
+  );
+  return { live: Number(row?.live ?? 0), archived: Number(row?.archived ?? 0) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

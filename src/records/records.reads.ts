@@ -1,0 +1,72 @@
+import { notFound } from '../../aggregates/kernel/errors.js';
+import { compileIndexRequest, type CompiledFilter, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
+import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.schema.js';
+import { filterFieldOf } from '../../aggregates/record/record.values.js';
+import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
+import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
+import { recordView, recordViews, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { loadRecordObjects, type RecordObject } from '../../read-models/records.queries.js';
+import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
+import type { Db } from '../db/db.js';
+import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
+import { objectNotFound } from './records.service.js';
+
+export const catalogOf = (objects: readonly RecordObject[]): FilterCatalog['properties'] => {
+  const out: Record<string, ReturnType<typeof filterFieldOf>> = {};
+  for (const o of objects) for (const p of o.properties) if (!Object.hasOwn(out, p.name)) out[p.name] = filterFieldOf(p);
+  return out;
+};
+
+/** Whether a request names a relation (a dotted key, or a group item with `relation`). */
+function namesRelation(req: RecordIndexRequest): boolean {
+  const groups = [...(req.groups ?? []), ...(req.filter?.groups ?? [])];
+  return req.filters.some((f) => f.key.includes('.') && !f.key.startsWith('properties.')) || groups.some((g) => g.items.some((i) => Boolean(i.relation) || ((i.property ?? i.key ?? '').includes('.') && !(i.property ?? i.key ?? '').startsWith('properties.'))));
+}
+
+/** The relations a record of `object` can walk, by the name at its end, with the other object's fields. */
+export async function relationCatalog(db: Db, tenant: string, objectUuid: string) {
+  const schema = await loadObjectSchemaByUuid(db, tenant, objectUuid);
+  const ends = (schema?.relations ?? []).filter((e) => e.navigable);
+  const others = await loadRecordObjects(db, tenant, [...new Set(ends.map((e) => e.otherObjectUuid))]);
+  const byUuid = new Map(others.map((o) => [o.objectUuid, o]));
+  const relations: Record<string, { properties: FilterCatalog['properties'] }> = {};
+  const paths: Record<string, RelationPath> = {};
+  for (const end of ends) {
+    const name = end.endName ?? end.name;
+    const other = byUuid.get(end.otherObjectUuid);
+    if (!other || Object.hasOwn(relations, name)) continue;
+    relations[name] = { properties: catalogOf([other]) };
+    paths[name] = { relationUuid: end.relationUuid, side: end.side };
+  }
+  return { relations, paths };
+}
+
+/** The read side of records: one record, a page of an object's records. */
+export function makeRecordReads(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function one(tenant: string, uuid: string, objectName: string | undefined, opts: ViewOptions): Promise<{ view: RecordView; row: RecordViewRow }> {
+    const row = await recordView(db, tenant, uuid);
+    if (!row || (objectName !== undefined && !row.object_names.some((o) => o.name === objectName))) throw notFound('Record', uuid);
+    return { view: toRecordView(row, opts), row };
+  }
+
+  async function page(tenant: string, object: RecordObject, req: RecordIndexRequest, opts: ViewOptions & { savedFilter?: CompiledFilter }) {
+    let catalog: FilterCatalog = { properties: catalogOf([object]) };
+    let paths: Record<string, RelationPath> = {};
+    if (namesRelation(req)) {
+      const rel = await relationCatalog(db, tenant, object.objectUuid);
+      catalog = { ...catalog, relations: rel.relations };
+      paths = rel.paths;
+    }
+    const compiled = compileIndexRequest(catalog, req, opts.savedFilter);
+    const { total, uuids } = await indexRecords(db, { tenant, objectUuid: object.objectUuid, relations: paths }, compiled);
+    const rows = await recordViews(db, tenant, uuids, { links: opts.format === 'EXPANDED' || (req.show?.includes('relations') ?? true) });
+    const fields = compiled.show ? new Set(compiled.show) : opts.fields;
+    return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields })) };
+  }
+
+  return { one, page, objectNotFound };
+}
+
+export type RecordReads = ReturnType<typeof makeRecordReads>;

@@ -1,0 +1,168 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { invalid } from '../../aggregates/kernel/errors.js';
+import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
+import { commandContext, companyActor } from '../auth/actor.js';
+import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
+import { errorBodySchema } from '../http/error-body.js';
+import { recordSchema } from './record-view.js';
+import type { RecordHistory } from './records.history.js';
+import type { RecordReads } from './records.reads.js';
+import {
+  deleteQuerySchema,
+  fieldsSet,
+  ifMatchRevision,
+  objectNameParam,
+  objectParams,
+  objectUuidParams,
+  parseAsOf,
+  propertiesMap,
+  readQuerySchema,
+  recordBodySchema,
+  uuidParams,
+  writeQuerySchema,
+} from './records.schemas.js';
+import type { RecordsService } from './records.service.js';
+import type { SavedFilters } from './saved-filters.service.js';
+
+const tags = ['records'];
+const auth = { auth: {} } as const;
+/** Object-scoped paths match any name: a wrong method there is a 404, not a 405 (see method-not-allowed.ts). */
+const dynamic = { auth: {}, dynamicPath: true } as const;
+const errors = Object.fromEntries([400, 401, 403, 404, 409].map((c) => [c, errorBodySchema]));
+const dataNull = z.object({ message: z.string(), data: z.null() });
+const dataString = z.object({ message: z.string(), data: z.string() });
+const indexBody = recordIndexRequestSchema.nullable().optional().transform((v) => v ?? recordIndexRequestSchema.parse({}));
+
+export interface RecordRoutesDeps {
+  records: RecordsService;
+  reads: RecordReads;
+  history: RecordHistory;
+  savedFilters: SavedFilters;
+}
+
+/** The precondition of an update: body `expectedRevision` or `If-Match` (they must agree when both are sent). */
+function precondition(request: FastifyRequest, body: { expectedRevision?: number }): number | undefined {
+  const header = ifMatchRevision(request.headers['if-match'] as string | undefined);
+  if (header !== undefined && body.expectedRevision !== undefined && header !== body.expectedRevision) {
+    throw invalid('body.expectedRevision', `If-Match ${header} and expectedRevision ${body.expectedRevision} disagree`, 'Send one precondition, or the same revision in both');
+  }
+  return body.expectedRevision ?? header;
+}
+
+const etag = (reply: FastifyReply, revision: number) => reply.header('etag', `"${revision}"`);
+
+/**
+ * Records under /api/v2: the object-scoped routes `/{objectName}/...` and the spec's
+ * `/records/{uuid}` routes (4.1).
+ */
+export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { records, reads, history, savedFilters } = deps;
+
+    async function read(request: FastifyRequest, reply: FastifyReply, uuid: string, objectName: string | undefined, query: z.infer<typeof readQuerySchema>) {
+      const tenant = companyActor(request).tenant;
+      const opts = { format: query.recordReturnFormat, parse: query.parse, fields: fieldsSet(query.fields) };
+      if (query.asOf !== undefined) return ok(await history.asOf(tenant, uuid, objectName, parseAsOf(query.asOf), opts));
+      const { view } = await reads.one(tenant, uuid, objectName, opts);
+      etag(reply, view.revision);
+      return ok(view);
+    }
+
+    async function write(request: FastifyRequest, reply: FastifyReply, uuid: string, objectName: string | undefined, body: z.infer<typeof recordBodySchema>, query: z.infer<typeof writeQuerySchema>) {
+      const done = await records.update(commandContext(request), uuid, propertiesMap(body.properties), {
+        objectName,
+        ignoreErrors: query.ignoreErrors,
+        expectedRevision: precondition(request, body),
+      });
+      etag(reply, done.revision);
+      return { message: done.changed ? 'updated' : 'unchanged', data: null };
+    }
+
+    // Object-scoped routes.
+    app.post(
+      `/${objectNameParam}/`,
+      { config: dynamic, schema: { tags, description: 'Creates a record of the object (spec 2.2 body; properties as a map or the LEGACY array).', params: objectParams, querystring: writeQuerySchema, body: recordBodySchema, response: { 201: envelope(recordSchema), ...errors } } },
+      async (request, reply) => {
+        const ctx = commandContext(request);
+        const done = await records.create(ctx, request.params.objectName, { uuid: request.body.uuid, properties: propertiesMap(request.body.properties), extends: request.body.extends }, { ignoreErrors: request.query.ignoreErrors });
+        const { view } = await reads.one(ctx.tenant, done.uuid, undefined, { format: request.query.recordReturnFormat, parse: request.query.parse });
+        etag(reply, view.revision);
+        reply.code(201);
+        return ok(view, 'created');
+      },
+    );
+
+    app.post(
+      `/${objectNameParam}/index`,
+      {
+        config: dynamic,
+        schema: {
+          tags,
+          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 1), free-text query, archived. See docs/records.md.',
+          params: objectParams,
+          querystring: z.object({ recordReturnFormat: readQuerySchema.shape.recordReturnFormat, parse: readQuerySchema.shape.parse }).strict(),
+          body: indexBody,
+          response: { 200: listEnvelope(recordSchema), ...errors },
+        },
+      },
+      async (request) => {
+        const tenant = companyActor(request).tenant;
+        const object = await records.objectNamed(tenant, request.params.objectName);
+        const saved = request.body.savedFilter ? await savedFilters.compiledFor(tenant, request.body.savedFilter, object) : undefined;
+        const result = await reads.page(tenant, object, request.body, { format: request.query.recordReturnFormat, parse: request.query.parse, savedFilter: saved });
+        return page(result.rows, result.total, result.page, result.perPage);
+      },
+    );
+
+    app.get(`/${objectNameParam}/:uuid`, { config: dynamic, schema: { tags, params: objectUuidParams, querystring: readQuerySchema, response: { 200: envelope(recordSchema), ...errors } } }, async (request, reply) =>
+      read(request, reply, request.params.uuid, request.params.objectName, request.query),
+    );
+
+    app.put(
+      `/${objectNameParam}/:uuid`,
+      { config: dynamic, schema: { tags, description: 'Sets the sent properties (null clears one); the others keep their values. If-Match or expectedRevision make it conditional (409 on mismatch).', params: objectUuidParams, querystring: writeQuerySchema, body: recordBodySchema, response: { 200: dataNull, ...errors } } },
+      async (request, reply) => write(request, reply, request.params.uuid, request.params.objectName, request.body, request.query),
+    );
+
+    app.delete(`/${objectNameParam}/:uuid`, { config: dynamic, schema: { tags, description: 'Archives (soft-deletes) the record.', params: objectUuidParams, querystring: deleteQuerySchema, response: { 200: dataString, ...errors } } }, async (request) => {
+      await records.archive(commandContext(request), request.params.uuid, request.query.mode, request.params.objectName);
+      return ok(`Record ${request.params.uuid} archived`, 'archived');
+    });
+
+    app.post(`/${objectNameParam}/:uuid/restore`, { config: dynamic, schema: { tags, params: objectUuidParams, response: { 200: dataString, ...errors } } }, async (request) => {
+      await records.restore(commandContext(request), request.params.uuid, request.params.objectName);
+      return ok(`Record ${request.params.uuid} restored`, 'restored');
+    });
+
+    // The spec's /records/{uuid} routes (4.1).
+    app.get('/records/:uuid', { config: auth, schema: { tags, description: 'A record (200 also when archived: deletedAt is set). asOf: as it was at a revision or time.', params: uuidParams, querystring: readQuerySchema, response: { 200: envelope(recordSchema), ...errors } } }, async (request, reply) =>
+      read(request, reply, request.params.uuid, request.query.object, request.query),
+    );
+
+    app.put('/records/:uuid', { config: auth, schema: { tags, params: uuidParams, querystring: writeQuerySchema, body: recordBodySchema, response: { 200: dataNull, ...errors } } }, async (request, reply) =>
+      write(request, reply, request.params.uuid, request.query.object, request.body, request.query),
+    );
+
+    app.delete('/records/:uuid', { config: auth, schema: { tags, params: uuidParams, querystring: deleteQuerySchema, response: { 200: dataString, ...errors } } }, async (request) => {
+      await records.archive(commandContext(request), request.params.uuid, request.query.mode);
+      return ok(`Record ${request.params.uuid} archived`, 'archived');
+    });
+
+    app.post('/records/:uuid/restore', { config: auth, schema: { tags, params: uuidParams, response: { 200: dataString, ...errors } } }, async (request) => {
+      await records.restore(commandContext(request), request.params.uuid);
+      return ok(`Record ${request.params.uuid} restored`, 'restored');
+    });
+
+    const extensionParams = z.object({ uuid: z.uuid(), objectName: z.string().max(63) });
+    app.put('/records/:uuid/objects/:objectName', { config: auth, schema: { tags, description: 'Makes the record also a record of another object (spec 1.4).', params: extensionParams, response: { 200: dataNull, ...errors } } }, async (request) => {
+      await records.extend(commandContext(request), request.params.uuid, request.params.objectName);
+      return { message: 'extended', data: null };
+    });
+
+    app.delete('/records/:uuid/objects/:objectName', { config: auth, schema: { tags, params: extensionParams, response: { 200: dataNull, ...errors } } }, async (request) => {
+      await records.removeExtension(commandContext(request), request.params.uuid, request.params.objectName);
+      return { message: 'removed', data: null };
+    });
+  };

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, notFound, type ErrorDetail } from '../../aggregates/kernel/errors.js';
+import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
+import { recordDecider, type RecordCommand } from '../../aggregates/record/record.decider.js';
+import { recordStream } from '../../aggregates/record/record.events.js';
+import { getRecord, loadRecordObject, loadRecordObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
+import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
+import type { Db } from '../db/db.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
+import type { EventStore } from '../event-store/port.js';
+
+export interface WriteOptions {
+  ignoreErrors?: boolean;
+  /** A precondition: body `expectedRevision` or `If-Match`. */
+  expectedRevision?: number;
+}
+
+export interface Written {
+  uuid: string;
+  revision: number;
+  /** Whether anything changed (an update that changes nothing appends nothing). */
+  changed: boolean;
+}
+
+/** The definitions a record is checked against: its object's, then those its extended objects add. */
+function definitionsOf(objects: readonly RecordObject[]): PropertyDefinition[] {
+  const seen = new Map<string, PropertyDefinition>();
+  for (const o of objects) for (const p of o.properties) if (!seen.has(p.name)) seen.set(p.name, p);
+  return [...seen.values()];
+}
+
+/** A unique value another record holds: which property, from the database's complaint when it says. */
+function uniqueTaken(err: unknown, sent: Readonly<Record<string, unknown>>, objects: readonly RecordObject[]): DomainError {
+  const detail = String((err as { detail?: string }).detail ?? '');
+  const named = /\(tenant, object_uuid, name, value\)=\([^,]*, [^,]*, ([^,]+), /.exec(detail)?.[1];
+  const candidates = named ? [named] : definitionsOf(objects).filter((d) => d.unique && sent[d.name] !== undefined).map((d) => d.name);
+  const details: ErrorDetail[] = (candidates.length ? candidates : ['(unique property)']).map((name) => ({
+    field: `body.properties.${name}`,
+    message: `body.properties.${name}: the value is already used by another record; ${name} is unique`,
+    type: 'VALIDATION',
+    correctionSuggestion: `Send another value for ${name}, or update the record that holds it`,
+  }));
+  return new DomainError('VALIDATION_FAILED', details[0]!.message, details);
+}
+
+export function objectNotFound(name: string) {
+  return new DomainError('NOT_FOUND', `Object ${name} not found`, [
+    { message: `The selected company has no object named "${name}"`, type: 'NOT_FOUND', correctionSuggestion: 'Check the object name (list objects with POST /api/v2/objects/index)' },
+  ]);
+}
+
+/** The write side of records: create, update, archive, restore, extend. */
+export function makeRecordsService(deps: { db: Db; store: EventStore }) {
+  const { db, store } = deps;
+
+  async function objectNamed(tenant: string, name: string): Promise<RecordObject> {
+    const object = await loadRecordObject(db, tenant, name);
+    if (!object) throw objectNotFound(name);
+    return object;
+  }
+
+  /** The record and its objects; with `objectName`, the record must be a record of that object. */
+  async function existing(tenant: string, uuid: string, objectName?: string): Promise<{ row: RecordRow; objects: RecordObject[] }> {
+    const row = await getRecord(db, tenant, uuid);
+    if (!row) throw notFound('Record', uuid);
+    const objects = await loadRecordObjects(db, tenant, [row.primary_object_uuid, ...row.extends]);
+    if (objectName !== undefined && !objects.some((o) => o.name === objectName)) throw notFound('Record', uuid);
+    // The primary object first: its definitions win a name clash.
+    objects.sort((a, b) => Number(b.objectUuid === row.primary_object_uuid) - Number(a.objectUuid === row.primary_object_uuid));
+    return { row, objects };
+  }
+
+  async function onRecord(ctx: CommandContext, uuid: string, command: RecordCommand, opts: WriteOptions = {}, sent: Record<string, unknown> = {}, objects: RecordObject[] = []) {
+    try {
+      const done = await handleCommand({ store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx, expectedRevision: opts.expectedRevision });
+      return { uuid, revision: done.revision, changed: done.events.length > 0 };
+    } catch (err) {
+      if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, sent, objects);
+      throw err;
+    }
+  }
+
+  return {
+    objectNamed,
+    existing,
+
+    /** Creates a record of `objectName`; `extends` names further objects it is also a record of. */
+    async create(ctx: CommandContext, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}): Promise<Written> {
+      const object = await objectNamed(ctx.tenant, objectName);
+      const extended: RecordObject[] = [];
+      for (const name of new Set(body.extends ?? [])) if (name !== objectName) extended.push(await objectNamed(ctx.tenant, name));
+      const objects = [object, ...extended];
+      const uuid = (body.uuid ?? randomUUID()).toLowerCase();
+      const events = recordDecider.decide(
+        {
+          type: 'CreateRecord', uuid, objectUuid: object.objectUuid, objectName: object.name, properties: body.properties,
+          extends: extended.map((o) => o.objectUuid), definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false,
+        },
+        recordDecider.initialState(),
+      );
+      try {
+        // A new stream: no read first; an existing uuid fails the append's `no_stream` check.
+        const result = await store.append(ctx.tenant, recordStream(uuid), events.map((e) => ({ ...e, metadata: metadataFor(ctx, e.version) })), { expectedRevision: 'no_stream' });
+        return { uuid, revision: result.nextRevision, changed: true };
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION') {
+          throw new DomainError('CONFLICT', `record ${uuid} already exists`, [
+            { message: `A record with uuid ${uuid} exists`, type: 'GENERAL', correctionSuggestion: 'Leave uuid out to get a new one, or change the record with PUT' },
+          ]);
+        }
+        if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, body.properties, objects);
+        throw err;
+      }
+    },
+
+    async update(ctx: CommandContext, uuid: string, properties: Record<string, unknown>, opts: WriteOptions & { objectName?: string } = {}): Promise<Written> {
+      const { objects } = await existing(ctx.tenant, uuid, opts.objectName);
+      return onRecord(ctx, uuid, { type: 'UpdateRecord', properties, definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false }, opts, properties, objects);
+    },
+
+    async archive(ctx: CommandContext, uuid: string, mode: string, objectName?: string): Promise<Written> {
+      await existing(ctx.tenant, uuid, objectName);
+      return onRecord(ctx, uuid, { type: 'ArchiveRecord', mode });
+    },
+
+    async restore(ctx: CommandContext, uuid: string, objectName?: string): Promise<Written> {
+      await existing(ctx.tenant, uuid, objectName);
+      return onRecord(ctx, uuid, { type: 'RestoreRecord' });
+    },
+
+    async extend(ctx: CommandContext, uuid: string, extendedObjectName: string, objectName?: string): Promise<Written> {
+      const { objects } = await existing(ctx.tenant, uuid, objectName);
+      const target = await objectNamed(ctx.tenant, extendedObjectName);
+      return onRecord(ctx, uuid, { type: 'ExtendRecord', objectUuid: target.objectUuid, objectName: target.name }, {}, {}, [...objects, target]);
+    },
+
+    async removeExtension(ctx: CommandContext, uuid: string, extendedObjectName: string, objectName?: string): Promise<Written> {
+      await existing(ctx.tenant, uuid, objectName);
+      const target = await objectNamed(ctx.tenant, extendedObjectName);
+      return onRecord(ctx, uuid, { type: 'RemoveExtension', objectUuid: target.objectUuid, objectName: target.name });
+    },
+  };
+}
+
+export type RecordsService = ReturnType<typeof makeRecordsService>;
