@@ -11,6 +11,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
     pgTemplate: string;
+    pgPrefix: string;
   }
 }
 
@@ -26,11 +27,13 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteTemplate', dir);
 
   const url = process.env.DATABASE_URL;
+  // Databases of this run carry its own prefix, so runs sharing one server never drop each other's.
+  const prefix = `platform_t${process.pid}_`;
   let template = '';
   if (url) {
-    template = `platform_tpl_${process.pid}`;
+    template = `${prefix}template`;
     const admin = createPostgresDb({ connectionString: adminUrl(url), max: 1 });
-    await dropTestDatabases(admin);
+    await dropTestDatabases(admin, prefix);
     await admin.query(`create database ${template}`);
     const db = createPostgresDb({ connectionString: databaseUrlFor(url, template), max: 1 });
     await migrate(db);
@@ -38,18 +41,19 @@ export default async function setup(project: TestProject) {
     await admin.close();
   }
   project.provide('pgTemplate', template);
+  project.provide('pgPrefix', prefix);
 
   return async () => {
     rmSync(dir, { recursive: true, force: true });
     if (url) {
       const admin = createPostgresDb({ connectionString: adminUrl(url), max: 1 });
-      await dropTestDatabases(admin);
+      await dropTestDatabases(admin, prefix);
       await admin.close();
     }
   };
 }
 
-async function dropTestDatabases(admin: ReturnType<typeof createPostgresDb>) {
-  const rows = await admin.query<{ datname: string }>(`select datname from pg_database where datname like 'platform_t%'`);
+async function dropTestDatabases(admin: ReturnType<typeof createPostgresDb>, prefix: string) {
+  const rows = await admin.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [prefix]);
   for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
 }

@@ -17,7 +17,7 @@ export const onPostgres = Boolean(process.env.DATABASE_URL);
 export async function openTestDb(): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const name = `platform_t_${randomBytes(6).toString('hex')}`;
+    const name = `${inject('pgPrefix')}${randomBytes(6).toString('hex')}`;
     const admin = createPostgresDb({ connectionString: adminUrl(url), max: 1 });
     // Two files cloning the template at once can collide (55006): wait and try again.
     for (let attempt = 0; ; attempt++) {
