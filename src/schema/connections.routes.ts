@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandContext } from '../auth/actor.js';
 import { envelope, ok } from '../http/envelope.js';
-import { dataString, errorResponses, readAuth, rejectNulCharacters } from './http-common.js';
+import { dataString, errorResponses, memberAuth, rejectNulCharacters } from './http-common.js';
 import { connectBodySchema, connectionSchema, toConnection } from './relations.schemas.js';
 import type { ConnectionsService } from './connections.service.js';
 
@@ -21,7 +21,7 @@ export const connectionsRoutes = (deps: { connections: ConnectionsService }): Fa
     app.put(
       '/:relationUuid/connection/:from/:to',
       {
-        config: readAuth,
+        config: memberAuth,
         schema: {
           tags,
           description: "Connects two records (or replaces the connection's edge properties). The relation's cardinality is enforced: a second connection where one is allowed answers 409 RELATION_NOT_ALLOWED.",
@@ -38,7 +38,7 @@ export const connectionsRoutes = (deps: { connections: ConnectionsService }): Fa
 
     app.delete(
       '/:relationUuid/connection/:from/:to',
-      { config: readAuth, schema: { tags, description: 'Removes the connection of two records.', params, response: { 200: dataString, ...errorResponses(401, 403, 404) } } },
+      { config: memberAuth, schema: { tags, description: 'Removes the connection of two records.', params, response: { 200: dataString, ...errorResponses(401, 403, 404) } } },
       async (request) => {
         const { relationUuid, from, to } = request.params;
         await connections.disconnect(commandContext(request), relationUuid, from, to);

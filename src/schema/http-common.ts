@@ -17,8 +17,10 @@ export const indexBody = optionalBody(paginationRequestSchema, () => paginationR
 /** Error responses of a route, for the OpenAPI document (the body is always spec part 7's). */
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorBodySchema]));
 
-/** Reading the schema: any member of the selected company. */
-export const readAuth = { auth: {} } as const;
+/** Any member of the selected company, whatever its role. */
+export const memberAuth = { auth: {} } as const;
+/** Reading the schema: any member. */
+export const readAuth = memberAuth;
 /** Changing the schema: ADMIN, or a member holding `schema:write`. */
 export const writeAuth = { auth: { scopes: ['schema:write'] } } as const;
 
