@@ -3,6 +3,7 @@ import { problems, type Problems } from '../kernel/problems.js';
 import type { PropertyDefinition } from '../property/property.schemas.js';
 import { badString, canonicalDate, canonicalDateTime, isPlainObject, pollutingKeys } from '../record-filter/values.js';
 import type { FieldType, FilterField } from '../record-filter/filter.compile.js';
+import { CONTROL } from './record.index-doc.js';
 
 /** Limits on what one record may hold. */
 export const recordLimits = {
@@ -89,6 +90,10 @@ function checkText(def: PropertyDefinition, v: string, issues: Issue[]): void {
   const max = def.format === 'rich-text' || def.format === 'textarea' ? recordLimits.longText : recordLimits.text;
   if (v.length > max) {
     issues.push(critical(`is longer than ${max} characters`, `Shorten it to at most ${max} characters`));
+    return;
+  }
+  if (CONTROL.test(v)) {
+    issues.push(critical('contains a control character', 'Remove control characters; text may hold tab, line feed and carriage return'));
     return;
   }
   const n = chars(v);
