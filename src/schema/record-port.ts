@@ -2,9 +2,9 @@
  * The one thing the schema needs to know about records: whether `recordUuid` is a live record of
  * the object `objectUuid` in `tenant`. Connections check both ends through it.
  *
- * Records are not stored yet (a later issue): until then every record uuid is taken on trust.
- * The records issue passes its own implementation, a query on its read model, to
- * `makeConnectionsService` in src/app.ts.
+ * src/app.ts passes the records read model's check (`recordExistsIn`, src/records/records.module.ts).
+ * `recordsNotStoredYet` trusts every uuid: it is only the default when no check is given (tests of
+ * the schema alone).
  */
 export type RecordExists = (tenant: string, objectUuid: string, recordUuid: string) => Promise<boolean>;
 

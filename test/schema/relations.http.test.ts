@@ -24,6 +24,13 @@ afterAll(async () => t.close());
 
 const names = (res: { body: Record<string, any> }) => res.body.data.map((r: { name: string }) => r.name).sort();
 
+/** `n` new records of the object (connections check that both ends are live records of the relation's objects). */
+async function recordsOf(objectName: string, n: number, who: TestTenant = admin): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push((await data(t.app, who, 'POST', `/api/v2/${objectName}`, { properties: {} })).uuid);
+  return out;
+}
+
 describe('relation definitions', () => {
   it('creates a relation, then updates it when the same name is sent again', async () => {
     const created = await call(t.app, admin, 'POST', `/api/v2/relations/${company.uuid}`, {
@@ -141,11 +148,12 @@ describe('relation definitions', () => {
 describe('connections', () => {
   const connect = (rel: string, from: string, to: string, body?: unknown) => call(t.app, admin, 'PUT', `/api/v2/relations/${rel}/connection/${from}/${to}`, body);
   const disconnect = (rel: string, from: string, to: string) => call(t.app, admin, 'DELETE', `/api/v2/relations/${rel}/connection/${from}/${to}`);
-  const records = (n: number) => Array.from({ length: n }, () => randomUUID());
+  const companies = (n: number) => recordsOf('company_obj', n);
+  const people = (n: number) => recordsOf('person', n);
 
   it('enforces ONE_TO_ONE on both ends, and frees an end on disconnect', async () => {
     const rel = await aRelation(t.app, admin, company.uuid, person.uuid, { cardinality: 'ONE_TO_ONE' });
-    const [c1, c2, p1, p2] = records(4);
+    const [[c1, c2], [p1, p2]] = [await companies(2), await people(2)];
     expect((await connect(rel.uuid, c1!, p1!)).status).toBe(200);
     const twoTargets = await connect(rel.uuid, c1!, p2!);
     expectErrorBody(twoTargets, 409, 'RELATION_NOT_ALLOWED');
@@ -162,7 +170,7 @@ describe('connections', () => {
     const oneToMany = await aRelation(t.app, admin, company.uuid, person.uuid, { cardinality: 'ONE_TO_MANY' });
     const manyToOne = await aRelation(t.app, admin, company.uuid, person.uuid, { cardinality: 'MANY_TO_ONE' });
     const manyToMany = await aRelation(t.app, admin, company.uuid, person.uuid, { cardinality: 'MANY_TO_MANY' });
-    const [c1, c2, p1, p2] = records(4);
+    const [[c1, c2], [p1, p2]] = [await companies(2), await people(2)];
     // ONE_TO_MANY: a company has many people; a person has one company.
     expect((await connect(oneToMany.uuid, c1!, p1!)).status).toBe(200);
     expect((await connect(oneToMany.uuid, c1!, p2!)).status).toBe(200);
@@ -177,7 +185,7 @@ describe('connections', () => {
   it('decides racing connections atomically: of two that break ONE_TO_ONE, exactly one wins', async () => {
     const rel = await aRelation(t.app, admin, company.uuid, person.uuid, { cardinality: 'ONE_TO_ONE' });
     for (let round = 0; round < 5; round++) {
-      const [c, p1, p2, p3] = records(4);
+      const [[c], [p1, p2, p3]] = [await companies(1), await people(3)];
       const results = await Promise.all([connect(rel.uuid, c!, p1!), connect(rel.uuid, c!, p2!), connect(rel.uuid, c!, p3!)]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
       expect((await linksOfRecords(t.platform.db, admin.companyUuid, [c!])).length).toBe(1);
@@ -188,7 +196,7 @@ describe('connections', () => {
     const rel = await aRelation(t.app, admin, company.uuid, person.uuid, {
       edgeProperties: [{ name: 'since', type: 'date', required: true }, { name: 'role', type: 'string' }, { name: 'hours', type: 'number' }],
     });
-    const [c, p] = records(2);
+    const [[c, c2], [p]] = [await companies(2), await people(1)];
     const first = await connect(rel.uuid, c!, p!, { edgeProperties: { since: '2024-02-01', role: 'CTO' } });
     expect(first.body.data).toMatchObject({ relationUuid: rel.uuid, fromRecordUuid: c, toRecordUuid: p, edgeProperties: { since: '2024-02-01', role: 'CTO' } });
     const second = await connect(rel.uuid, c!, p!, { edgeProperties: { since: '2024-02-01', hours: 20 } });
@@ -198,7 +206,7 @@ describe('connections', () => {
     expectErrorBody(await connect(rel.uuid, c!, p!, { edgeProperties: { since: '2024-02-01', colour: 'red' } }), 400);
     expectErrorBody(await connect(rel.uuid, c!, p!, { edgeProperties: { since: 'yesterday' } }), 400, 'INVALID_DATE');
     expectErrorBody(await connect(rel.uuid, c!, p!, { edgeProperties: { since: '2024-02-01', hours: 'many' } }), 400, 'INVALID_VALUE');
-    expectErrorBody(await connect(rel.uuid, randomUUID(), p!, {}), 400);
+    expectErrorBody(await connect(rel.uuid, c2!, p!, {}), 400);
     const plain = await aRelation(t.app, admin, company.uuid, person.uuid);
     expect((await connect(plain.uuid, c!, p!)).status).toBe(200);
     expectErrorBody(await connect(plain.uuid, c!, p!, { edgeProperties: { any: 1 } }), 400);
@@ -207,7 +215,7 @@ describe('connections', () => {
 
   it('hides connections while the relation is soft-deleted, brings them back on restore, drops them on permanent delete', async () => {
     const rel = await aRelation(t.app, admin, company.uuid, person.uuid, { cardinality: 'ONE_TO_ONE' });
-    const [c, p] = records(2);
+    const [[c], [p]] = [await companies(1), await people(1)];
     await connect(rel.uuid, c!, p!);
     const links = () => linksOfRecords(t.platform.db, admin.companyUuid, [c!, p!]);
     expect(await links()).toHaveLength(1);
@@ -222,7 +230,19 @@ describe('connections', () => {
     expectErrorBody(await connect(rel.uuid, c!, p!), 404);
   });
 
-  it('checks both records through the record port (the records issue plugs in there)', async () => {
+  it('connects only live records of the relation\'s objects: origin record first, target record second', async () => {
+    const rel = await aRelation(t.app, admin, company.uuid, person.uuid);
+    const [[c], [p], [x]] = [await companies(1), await people(1), await recordsOf('tag', 1)];
+    expectErrorBody(await connect(rel.uuid, p!, c!), 404, 'NOT_FOUND');
+    expectErrorBody(await connect(rel.uuid, c!, x!), 404, 'NOT_FOUND');
+    expectErrorBody(await connect(rel.uuid, c!, randomUUID()), 404, 'NOT_FOUND');
+    await data(t.app, admin, 'DELETE', `/api/v2/person/${p}`);
+    expectErrorBody(await connect(rel.uuid, c!, p!), 404, 'NOT_FOUND');
+    await data(t.app, admin, 'POST', `/api/v2/person/${p}/restore`);
+    expect((await connect(rel.uuid, c!, p!)).status).toBe(200);
+  });
+
+  it('checks both records through the record port', async () => {
     const rel = await aRelation(t.app, admin, company.uuid, person.uuid);
     const known = new Set<string>([randomUUID(), randomUUID()]);
     const [c, p] = [...known];
@@ -248,9 +268,10 @@ describe('authorization and tenancy', () => {
   it('members read and connect; changing relations needs ADMIN or schema:write', async () => {
     const rel = await aRelation(t.app, admin, company.uuid, person.uuid);
     const user = await joinCompany(t.app, admin, { role: 'USER' });
+    const [[c], [p]] = [await recordsOf('company_obj', 1), await recordsOf('person', 1)];
     expect((await call(t.app, user, 'GET', `/api/v2/relations/${rel.uuid}`)).status).toBe(200);
     expect((await call(t.app, user, 'POST', '/api/v2/relations/index')).status).toBe(200);
-    expect((await call(t.app, user, 'PUT', `/api/v2/relations/${rel.uuid}/connection/${randomUUID()}/${randomUUID()}`)).status).toBe(200);
+    expect((await call(t.app, user, 'PUT', `/api/v2/relations/${rel.uuid}/connection/${c}/${p}`)).status).toBe(200);
     for (const [method, url, body] of [
       ['POST', `/api/v2/relations/${company.uuid}`, { name: unique('r'), toObjectUuid: person.uuid, cardinality: 'MANY_TO_MANY' }],
       ['PUT', '/api/v2/relations/updateIndices', { [rel.uuid]: 3 }],
@@ -269,7 +290,7 @@ describe('authorization and tenancy', () => {
     const [a, b] = await twoTenants(t.app);
     const [x, y] = [await anObject(t.app, a), await anObject(t.app, a)];
     const rel = await aRelation(t.app, a, x.uuid, y.uuid, { cardinality: 'ONE_TO_ONE' });
-    const [r1, r2] = [randomUUID(), randomUUID()];
+    const [[r1], [r2]] = [await recordsOf(x.name, 1, a), await recordsOf(y.name, 1, a)];
     await data(t.app, a, 'PUT', `/api/v2/relations/${rel.uuid}/connection/${r1}/${r2}`);
     const r = `/api/v2/relations/${rel.uuid}`;
     for (const [method, url, body] of [
