@@ -1,5 +1,6 @@
 import type { WebhookFilter, WebhookFormat } from '../aggregates/webhook/webhook.schemas.js';
 import type { Sql } from '../projections/projection.js';
+import { recordColumns, type RecordRow } from './records.queries.js';
 
 export interface WebhookRow {
   tenant: string;
@@ -141,4 +142,23 @@ export async function deliveryByUuid(sql: Sql, tenant: string, webhookUuid: stri
 
 export async function attemptsOf(sql: Sql, deliveryUuid: string): Promise<AttemptRow[]> {
   return sql.query<AttemptRow>('select * from webhook_delivery_attempts where delivery_uuid = $1 order by attempt', [deliveryUuid]);
+}
+
+/** The newest live records of an object (primary or extended), for test payloads that want a real record. */
+export async function newestRecordsOf(sql: Sql, tenant: string, objectName: string, limit: number): Promise<RecordRow[]> {
+  return sql.query<RecordRow>(
+    `select ${recordColumns} from records r where r.tenant = $1 and r.object_name = $2 and r.deleted_at is null order by r.updated_at desc, r.uuid limit $3`,
+    [tenant, objectName, limit],
+  );
+}
+
+/** Live properties of the tenant's live objects (optionally one object): the names 4-part property_changed topics may use. */
+export async function propertyTopics(sql: Sql, tenant: string, objectName: string | null): Promise<{ object_name: string; property_name: string }[]> {
+  return sql.query(
+    `select o.name as object_name, p.name as property_name
+       from rm_objects o join rm_properties p on p.tenant = o.tenant and p.object_uuid = o.object_uuid and p.deleted_at is null
+      where o.tenant = $1 and o.deleted_at is null and ($2::text is null or o.name = $2)
+      order by o.name, p.name limit 5000`,
+    [tenant, objectName],
+  );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filterGroupsSchema, type FilterGroups } from '../record-filter/filter.schema.js';
 
 /** Payload formats of spec 6.3; docs/webhooks.md shows both. */
 export const webhookFormats = ['LEGACY', 'structured'] as const;
@@ -8,26 +9,12 @@ export const webhookFormatSchema = z.preprocess(
 );
 export type WebhookFormat = (typeof webhookFormats)[number];
 
-/** A filter item of spec 2.4, as webhooks keep it; the records' evaluator decides what it means. */
-export const webhookFilterItemSchema = z
-  .object({
-    object: z.string().max(200).optional(),
-    relation: z.string().max(200).optional(),
-    relationDirection: z.string().max(40).optional(),
-    property: z.string().max(200).optional(),
-    relationIncluded: z.boolean().optional(),
-    operator: z.string().min(1).max(60),
-    value: z.unknown().optional(),
-    smartContent: z.boolean().optional(),
-    edgeProperty: z.boolean().optional(),
-  })
-  .loose();
-
-/** Spec 2.9 `filter`: groups of items (items of a group all hold; any group may hold). */
-export const webhookFilterSchema = z.object({
-  groups: z.array(z.object({ items: z.array(webhookFilterItemSchema).max(50) })).max(20),
-});
-export type WebhookFilter = z.infer<typeof webhookFilterSchema>;
+/**
+ * Spec 2.9 `filter`: the records' filter groups (spec 2.4), `{groups: [{items}]}`: a record matches
+ * when every item of some group holds. The same shape and evaluator as record lists.
+ */
+export const webhookFilterSchema = filterGroupsSchema;
+export type WebhookFilter = FilterGroups;
 
 export const RETRY_DEFAULTS = { retryEnabled: true, maxRetries: 5, retryBackoffMs: 1000 } as const;
 export const RELATION_LIMIT_DEFAULT = 10;

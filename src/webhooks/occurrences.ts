@@ -25,6 +25,8 @@ interface RecordEventData {
   extends?: string[];
   changes?: Record<string, { before: unknown; after: unknown }>;
   mode?: string;
+  extendedObjectUuid?: string;
+  extendedObjectName?: string;
 }
 
 const recordData = (e: StoredEvent) => e.data as RecordEventData;
@@ -63,7 +65,10 @@ export interface RecordSnapshot {
   uuid: string;
   objectUuid: string | null;
   objectName: string;
+  /** Uuids of the further objects the record is a record of (spec 1.4). */
   extends: string[];
+  /** Names of those objects where the log told them (RecordExtended); the rest are looked up. */
+  extendedNames: Record<string, string>;
   properties: Record<string, unknown>;
   createdAt: number | null;
   updatedAt: number | null;
@@ -78,7 +83,18 @@ export function foldRecord(events: readonly StoredEvent[]): RecordSnapshot | nul
     const d = recordData(e);
     const at = e.metadata.occurredAt;
     if (e.type === 'RecordCreated') {
-      r = { uuid: d.uuid, objectUuid: d.objectUuid ?? null, objectName: d.objectName, extends: d.extends ?? [], properties: { ...(d.properties ?? {}) }, createdAt: at, updatedAt: at, deletedAt: null, revision: e.revision };
+      r = {
+        uuid: d.uuid,
+        objectUuid: d.objectUuid ?? null,
+        objectName: d.objectName,
+        extends: [...(d.extends ?? [])],
+        extendedNames: {},
+        properties: { ...(d.properties ?? {}) },
+        createdAt: at,
+        updatedAt: at,
+        deletedAt: null,
+        revision: e.revision,
+      };
       continue;
     }
     if (!r) continue;
@@ -89,6 +105,12 @@ export function foldRecord(events: readonly StoredEvent[]): RecordSnapshot | nul
       r.properties = properties;
     } else if (e.type === 'RecordArchived') r.deletedAt = at;
     else if (e.type === 'RecordRestored') r.deletedAt = null;
+    else if (e.type === 'RecordExtended' && d.extendedObjectUuid) {
+      r.extends = [...new Set([...r.extends, d.extendedObjectUuid])];
+      r.extendedNames = { ...r.extendedNames, [d.extendedObjectUuid]: d.extendedObjectName ?? '' };
+    } else if (e.type === 'RecordExtensionRemoved' && d.extendedObjectUuid) {
+      r.extends = r.extends.filter((u) => u !== d.extendedObjectUuid);
+    }
   }
   return r;
 }

@@ -7,9 +7,12 @@ import { startDispatcher, type Dispatcher } from './dispatcher.js';
 import { makeUrlGuard, type UrlGuard } from './url-safety.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { makeDeliveriesService } from './deliveries.service.js';
+import { makeTestPayloads, type FindRecord } from './test-payloads.js';
+import { webhookTestRoutes } from './test.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { makeWebhooksService } from './webhooks.service.js';
-import { plainRules, webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
+import { makeDeliveryRules } from './delivery-rules.js';
+import { webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,10 +37,14 @@ export interface WebhookRuntime {
  * dispatcher (outbox -> receivers). Both run in every API instance when REACTORS_ENABLED; the
  * checkpoint lock and `skip locked` claims keep instances from doing the same work twice.
  */
-export async function registerWebhooks(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; rules?: DeliveryRules }): Promise<WebhookRuntime> {
+export async function registerWebhooks(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; store: EventStore; rules?: DeliveryRules; findRecord?: FindRecord },
+): Promise<WebhookRuntime> {
   const { config, db, store } = deps;
   const guard = makeUrlGuard({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
-  const rules = deps.rules ?? plainRules;
+  const live = makeDeliveryRules({ db, log: app.log });
+  const rules = deps.rules ?? live;
   let dispatcher: Dispatcher | undefined;
   let runner: ReactorRunner | undefined;
 
@@ -71,8 +78,10 @@ export async function registerWebhooks(app: FastifyInstance, deps: { config: Con
 
   const webhooks = makeWebhooksService({ db, store, guard });
   const deliveries = makeDeliveriesService({ db, store, webhooks, rules, wake: runtime.wake, replayMax: config.WEBHOOK_REPLAY_MAX });
-  await app.register(webhooksRoutes({ webhooks }), { prefix: '/api/v2/webhooks' });
+  await app.register(webhooksRoutes({ db, webhooks }), { prefix: '/api/v2/webhooks' });
   await app.register(deliveriesRoutes({ deliveries }), { prefix: '/api/v2/webhooks' });
+  const tests = makeTestPayloads({ db, store, rules, findRecord: deps.findRecord ?? live.findRecord });
+  await app.register(webhookTestRoutes({ db, webhooks, tests, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), { prefix: '/api/v2/webhooks' });
 
   app.decorate('webhookRuntime', runtime);
   if (config.REACTORS_ENABLED) app.addHook('onReady', async () => runtime.start());

@@ -38,6 +38,8 @@ export interface DeliveryRules {
   relatedRecords(tenant: string, webhook: WebhookRow, record: RecordSnapshot | null): Promise<RelatedRecord[]>;
   /** Property types of an object, for LEGACY payloads. */
   propertyTypes(tenant: string, objectUuid: string | null): Promise<Record<string, string>>;
+  /** Names of objects by uuid (the objects a record extends). */
+  objectNames(tenant: string, objectUuids: readonly string[]): Promise<string[]>;
 }
 
 /** Accepts every record and adds no relations: what applies until the records' filter and relations are wired. */
@@ -45,6 +47,7 @@ export const plainRules: DeliveryRules = {
   matchesFilter: async () => true,
   relatedRecords: async () => [],
   propertyTypes: async () => ({}),
+  objectNames: async () => [],
 };
 
 export interface MatchContext {
@@ -84,7 +87,11 @@ export async function deliveriesFor(
   let occurrence: Occurrence = primary;
   if (primary.kind === 'record') {
     const r = await record();
-    if (r && r.extends.length > 0) occurrence = { ...primary, objectNames: [...new Set([...primary.objectNames, ...r.extends])] };
+    if (r && r.extends.length > 0) {
+      const unnamed = r.extends.filter((u) => !r.extendedNames[u]);
+      const names = [...Object.values(r.extendedNames), ...(unnamed.length > 0 ? await ctx.rules.objectNames(event.tenant, unnamed) : [])];
+      occurrence = { ...primary, objectNames: [...new Set([...primary.objectNames, ...names])] };
+    }
   }
   const out: NewDelivery[] = [];
   for (const webhook of candidates) {

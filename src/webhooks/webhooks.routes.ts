@@ -6,6 +6,8 @@ import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody } from '../http/pagination.js';
 import { createWebhookBodySchema, formatSchema, toWebhook, updateWebhookBodySchema, webhookFormatList, webhookSchema } from './webhooks.schemas.js';
 import type { WebhookOwner, WebhooksService } from './webhooks.service.js';
+import type { Db } from '../db/db.js';
+import { propertyTopics } from '../../read-models/webhooks.queries.js';
 
 const tags = ['webhooks'];
 const params = z.object({ uuid: z.uuid() });
@@ -15,7 +17,7 @@ const write = { auth: { scopes: ['webhooks:write' as const] } };
 const companyOwner = (request: Parameters<typeof companyActor>[0]): WebhookOwner => ({ tenant: companyActor(request).tenant, appUuid: null });
 
 /** Spec 4.14: webhooks of the selected company. */
-export const webhooksRoutes = (deps: { webhooks: WebhooksService }): FastifyPluginAsyncZod =>
+export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { webhooks } = deps;
 
@@ -57,6 +59,23 @@ export const webhooksRoutes = (deps: { webhooks: WebhooksService }): FastifyPlug
         },
       },
       async () => ok({ grammar: TOPIC_GRAMMAR, recordActions: [...recordActions, 'all'], namedTopics: [...namedTopics] }),
+    );
+
+    app.get(
+      '/property-topics',
+      {
+        config: read,
+        schema: {
+          tags,
+          description: 'Property names usable in 4-part property_changed topics, per object (spec 6.2).',
+          querystring: z.object({ objectName: z.string().min(1).max(63).optional() }),
+          response: { 200: envelope(z.array(z.object({ objectName: z.string(), propertyName: z.string(), topic: z.string() }))) },
+        },
+      },
+      async (request) => {
+        const rows = await propertyTopics(deps.db, companyActor(request).tenant, request.query.objectName ?? null);
+        return ok(rows.map((r) => ({ objectName: r.object_name, propertyName: r.property_name, topic: `record.${r.object_name}.property_changed.${r.property_name}` })));
+      },
     );
 
     app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(webhookSchema) } } }, async (request) =>

@@ -13,7 +13,11 @@ import {
 } from '../../aggregates/webhook/webhook.schemas.js';
 import type { AttemptRow, DeliveryRow, WebhookRow } from '../../read-models/webhooks.queries.js';
 
-const filter = webhookFilterSchema.meta({ id: 'WebhookFilter', description: 'Groups of filter items (spec 2.4): a record matches when every item of some group holds.' });
+const filter = webhookFilterSchema;
+/** The filter as answered: the stored groups (no input transforms, so responses serialise). */
+const filterOut = z
+  .object({ groups: z.array(z.object({ items: z.array(z.record(z.string(), z.unknown())) })) })
+  .meta({ id: 'WebhookFilterView', description: 'Filter groups (spec 2.4) as stored: operators in their canonical spelling' });
 
 const fields = {
   url: z.string().min(1).max(2048).describe('http(s) URL that receives the deliveries; must reach a public address'),
@@ -50,9 +54,9 @@ export const webhookSchema = z
     url: z.string(),
     topic: z.string(),
     webhookFormat: z.enum(webhookFormats),
-    filter: filter.nullable(),
+    filter: filterOut.nullable(),
     includeRelations: z.array(z.string()),
-    relationFilters: z.record(z.string(), filter),
+    relationFilters: z.record(z.string(), filterOut),
     relationLimit: z.number().int(),
     retryEnabled: z.boolean(),
     maxRetries: z.number().int(),

@@ -6,6 +6,7 @@ import { listWebhooks, saveWebhookSecret, webhookByUuid, type WebhookRow } from 
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
+import { checkWebhookAgainstSchema } from './delivery-rules.js';
 import { UrlRefused, type UrlGuard } from './url-safety.js';
 
 /** Whose webhooks: a company's own (appUuid null) or those of an app installed in it. */
@@ -17,6 +18,16 @@ export interface WebhookOwner {
 /** Create, read, list, update and delete webhooks of one owner. Another company's webhook is the same 404 as a missing one. */
 export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: UrlGuard }) {
   const { db, store, guard } = deps;
+
+  /** The schema checks of the webhook as it will be (the input over what it is). */
+  async function checkSchema(tenant: string, input: WebhookInput, base: WebhookRow | null) {
+    await checkWebhookAgainstSchema(db, tenant, {
+      topic: (input.topic ?? base?.topic ?? '').trim(),
+      filter: input.filter !== undefined ? input.filter : (base?.filter ?? null),
+      includeRelations: input.includeRelations ?? base?.include_relations ?? [],
+      relationFilters: input.relationFilters ?? base?.relation_filters ?? {},
+    });
+  }
 
   async function found(owner: WebhookOwner, webhookUuid: string): Promise<WebhookRow> {
     const row = await webhookByUuid(db, owner.tenant, webhookUuid, owner.appUuid);
@@ -51,6 +62,7 @@ export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: Ur
 
     async create(owner: WebhookOwner, input: WebhookInput, context: CommandContext): Promise<WebhookRow> {
       await checkUrl(input.url);
+      await checkSchema(owner.tenant, input, null);
       const webhookUuid = randomUUID();
       await run(owner, webhookUuid, { type: 'CreateWebhook', webhookUuid, appUuid: owner.appUuid, input }, context, input.secret);
       return found(owner, webhookUuid);
@@ -61,8 +73,9 @@ export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: Ur
     },
 
     async update(owner: WebhookOwner, webhookUuid: string, input: WebhookInput, context: CommandContext): Promise<WebhookRow> {
-      await found(owner, webhookUuid);
+      const base = await found(owner, webhookUuid);
       await checkUrl(input.url);
+      await checkSchema(owner.tenant, input, base);
       await run(owner, webhookUuid, { type: 'UpdateWebhook', input }, context, input.secret);
       return found(owner, webhookUuid);
     },
