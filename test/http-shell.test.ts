@@ -179,3 +179,14 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('index routes without a body', () => {
+  it('list the first page with the default page size', async () => {
+    const { signUpWithCompany, bearer } = await import('./support/actors.js');
+    const tenant = await signUpWithCompany(t.app);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/companies/index', headers: bearer(tenant.token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ page: 1, perPage: 25, total: 1 });
+    expect(res.json().data).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalBody } from './optional-body.js';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -26,4 +27,4 @@ export const paginationRequestSchema = z
 export type PaginationRequest = z.infer<typeof paginationRequestSchema>;
 
 /** The body of an index route: optional, so `POST .../index` with no body lists the first page. */
-export const paginationBody = paginationRequestSchema.default({ filters: [], sort: [], limit: DEFAULT_LIMIT, page: 1 });
+export const paginationBody = optionalBody(paginationRequestSchema, () => paginationRequestSchema.parse({}));

@@ -2,17 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../aggregates/kernel/errors.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { paginationRequestSchema } from '../http/pagination.js';
+import { paginationBody } from '../http/pagination.js';
 
-/**
- * A body that may be left out. Fastify hands a validator `null` for a request without a body, so
- * `.default()` alone never applies; this maps null to `fallback` too.
- */
-export const optionalBody = <T extends z.ZodType>(schema: T, fallback: () => z.output<T>) =>
-  schema.nullable().optional().transform((v): z.output<T> => v ?? fallback());
+export { optionalBody } from '../http/optional-body.js';
 
 /** The pagination request of spec 2.1 as the body of an `.../index` route; no body lists the first page. */
-export const indexBody = optionalBody(paginationRequestSchema, () => paginationRequestSchema.parse({}));
+export const indexBody = paginationBody;
 
 /** Error responses of a route, for the OpenAPI document (the body is always spec part 7's). */
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorBodySchema]));
