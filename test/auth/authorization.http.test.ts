@@ -229,7 +229,8 @@ async function operations() {
   return Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       method: method.toUpperCase() as Method,
-      url: path.replace('/api/v2', '').replace(/\{[^}]+\}/g, () => randomUUID()),
+      // A path parameter gets a value of its kind: an object name where the route takes one, else a uuid.
+      url: path.replace('/api/v2', '').replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'objectName' ? 'nosuchobject' : randomUUID())),
       auth: op['x-auth'] as string | undefined,
       roles: op['x-roles'] as string[] | undefined,
       scopes: op['x-scopes'] as string[] | undefined,
