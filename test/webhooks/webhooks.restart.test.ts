@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { openPlatform, type OpenedPlatform } from '../../src/platform.js';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
-import { recordWriter } from '../support/record-events.js';
+import { anObjectForHooks, recordRoutes } from '../support/record-routes.js';
 import { openTestDb } from '../support/test-db.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
 
@@ -51,6 +51,7 @@ beforeAll(async () => {
   rx = await startReceiver();
   const { app } = await start();
   owner = await signUpWithCompany(app);
+  for (const name of ['invoice', 'order', 'ticket']) await anObjectForHooks(app, owner, name);
 });
 afterAll(async () => {
   if (server) await stop();
@@ -72,9 +73,12 @@ describe('a server restart loses nothing', () => {
     await hook('/down', 'record.invoice.created');
     rx.answer(() => ({ status: 200 }));
     expect(await stop()).toBeLessThan(2000);
-    // Written by another process while this one is down: a fresh store on the same database.
+    // Written through another API instance, one without reactors, while this server is down.
     const other = await openPlatform(config, { db: { ...db, close: async () => {} } });
-    const { recordUuid } = await recordWriter(other.store, owner.companyUuid, 'invoice').create({ total: 10 });
+    const apiOnly = await buildApp({ config: { ...config, REACTORS_ENABLED: false }, db: other.db, store: other.store });
+    await apiOnly.ready();
+    const { recordUuid } = await recordRoutes(apiOnly, other.store, owner, 'invoice').create({ total: 10 });
+    await apiOnly.close();
     await other.close();
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.on('/down')).toHaveLength(0);
@@ -88,7 +92,7 @@ describe('a server restart loses nothing', () => {
   it('a delivery waiting for its retry when the server stops is retried after the start, with the same webhook-id', async () => {
     const uuid = await hook('/retry', 'record.order.created', { retryBackoffMs: 600, maxRetries: 3 });
     rx.answer((i, req) => (req.path === '/retry' && i === 0 ? { status: 503 } : { status: 200 }));
-    await recordWriter(server!.platform.store, owner.companyUuid, 'order').create({ n: 1 });
+    await recordRoutes(server!.app, server!.platform.store, owner, 'order').create({ n: 1 });
     await waitFor(() => rx.on('/retry').length === 1, 5_000, 'first attempt');
     await waitFor(async () => (await statusOf(uuid))?.attempts === 1, 5_000, 'attempt recorded');
     await stop();
@@ -106,7 +110,7 @@ describe('a server restart loses nothing', () => {
   it('a request in flight when the server stops is aborted, handed back uncounted, and sent after the start', async () => {
     const uuid = await hook('/inflight', 'record.ticket.created', { retryBackoffMs: 100 });
     rx.answer((i, req) => (req.path === '/inflight' && i === 0 ? 'hang' : { status: 200 }));
-    await recordWriter(server!.platform.store, owner.companyUuid, 'ticket').create({ n: 1 });
+    await recordRoutes(server!.app, server!.platform.store, owner, 'ticket').create({ n: 1 });
     await waitFor(() => rx.on('/inflight').length === 1, 5_000, 'request in flight');
     expect(await stop()).toBeLessThan(1500);
     expect(await statusOf(uuid)).toEqual({ status: 'pending', attempts: 0 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
 import { makeUrlGuard } from '../../src/webhooks/url-safety.js';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
-import { recordWriter } from '../support/record-events.js';
+import { anObjectForHooks, recordRoutes } from '../support/record-routes.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
 
@@ -14,6 +14,8 @@ let rx: Receiver;
 beforeAll(async () => {
   t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false' });
   owner = await signUpWithCompany(t.app);
+  await anObjectForHooks(t.app, owner, 'lead');
+  await anObjectForHooks(t.app, owner, 'burst');
   rx = await startReceiver();
 });
 afterAll(async () => {
@@ -54,7 +56,7 @@ describe('outbound safety at the API', () => {
     expect(created.statusCode, created.body).toBe(201);
     const uuid = created.json().data.uuid;
     rx.answer(() => ({ status: 503 }));
-    await recordWriter(t.platform.store, owner.companyUuid, 'lead').create({ n: 1 });
+    await recordRoutes(t.app, t.platform.store, owner, 'lead').create({ n: 1 });
     // Reactors are off: the replay route enqueues the delivery.
     const replay = await t.app.inject({ method: 'POST', url: `/api/v2/webhooks/${uuid}/replay`, headers: owner.headers, payload: {} });
     expect(replay.json().data).toMatchObject({ enqueued: 1, truncated: false });
@@ -88,7 +90,7 @@ describe('outbound safety at the API', () => {
     // Created on a public address, then pointed at the receiver directly in the read model (the API refuses 127.0.0.1 here).
     await t.platform.db.query('update rm_webhooks set url = $2 where webhook_uuid = $1', [uuid, `${rx.url}/burst`]);
     rx.answer(() => ({ status: 200 }));
-    const records = recordWriter(t.platform.store, owner.companyUuid, 'burst');
+    const records = recordRoutes(t.app, t.platform.store, owner, 'burst');
     for (let i = 0; i < 6; i++) await records.create({ i });
     await t.app.inject({ method: 'POST', url: `/api/v2/webhooks/${uuid}/replay`, headers: owner.headers, payload: {} });
     const windowMs = 400;
