@@ -30,9 +30,8 @@ create table if not exists records (
   primary key (tenant, uuid, object_uuid)
 );
 create unique index if not exists records_rid on records (rid);
-create unique index if not exists records_primary on records (tenant, uuid) where is_primary;
+-- The default order (createdAt desc, uuid). Other system fields sort through the same plans as properties.
 create index if not exists records_created on records (tenant, object_uuid, created_at, uuid);
-create index if not exists records_updated on records (tenant, object_uuid, updated_at, uuid);
 
 -- Equality on any property, scoped by object: jsonb_path_ops hashes the path object -> property
 -- -> value, so one posting list holds exactly one object's records with that value.

@@ -114,7 +114,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function load(dataset: fc.Infer<typeof datasetArb>) {
+type Dataset = typeof datasetArb extends fc.Arbitrary<infer T> ? T : never;
+
+async function load(dataset: Dataset) {
   const object: TestObject = await anObjectWith(t.app, admin, Object.fromEntries(Object.entries(props).map(([k, p]) => [k, p.def])));
   const company = await anObjectWith(t.app, admin, { city: {} });
   const relation = await aRelation(t.app, admin, object.uuid, company.uuid, { name: 'company' });
@@ -128,7 +130,7 @@ async function load(dataset: fc.Infer<typeof datasetArb>) {
       const changes = Object.fromEntries(Object.keys(valueOf).filter((k, j) => k in update || (i + j) % 5 === 0).map((k) => [k, update[k] ?? null]));
       await data(t.app, admin, 'PUT', `/api/v2/records/${created.uuid}`, { properties: changes });
     }
-    const related = [];
+    const related: { uuid: string; createdAt: number; updatedAt: number; createdBy: { uuid: string } | null; deletedAt: number | null; properties: Record<string, unknown> }[] = [];
     for (const c of dataset.links[i] ?? []) {
       const city = cities[c % cities.length];
       if (related.includes(city)) continue;

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench:records`: the records data plane under load. For PGlite, and for PostgreSQL when
+ * DATABASE_URL is set: seeds one object with BENCH_RECORDS records (default 1,000,000; PGlite
+ * BENCH_PGLITE_RECORDS, default 100,000) plus 10 small tenants through the command path, starts
+ * the server as its own process, then measures at concurrency 16 (BENCH_CONCURRENCY) for
+ * BENCH_SECONDS each: create, get by uuid, update, index (contains + equals + date sort, page 1
+ * and page 200) and a free-text query. Prints a table; not a test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPostgresDb } from '../src/db/postgres.db.js';
+import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
+import { benchRecord, syllableWord } from './records.data.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const PG_N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const PGLITE_N = Number(process.env.BENCH_PGLITE_RECORDS ?? Math.min(PG_N, 100_000));
+const ONLY = process.env.BENCH_ONLY; // 'pglite' | 'postgres'
+const PORT = 3900 + (process.pid % 50);
+
+interface Seeded {
+  token: string;
+  tenant: string;
+  sample: string[];
+  importRate: number;
+}
+
+function run(cmd: string, args: string[], env: Record<string, string>, capture = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    try {
+      await request({ method: 'GET', path: '/api/v2/openapi.json' }, '');
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error('server did not start');
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+interface Req {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: unknown;
+}
+
+function request(req: Req, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const r = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method: req.method,
+        path: req.path,
+        agent,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    r.on('error', reject);
+    if (payload) r.write(payload);
+    r.end();
+  });
+}
+
+interface Figure {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(label: string, token: string, next: (i: number) => Req): Promise<Figure> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let i = 0;
+  const until = Date.now() + SECONDS * 1000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        const t0 = process.hrtime.bigint();
+        const status = await request(next(i++), token);
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        if (status >= 300) errors++;
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return { label, rps: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors };
+}
+
+function peakMemory(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(/(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(key)) ?? '')?.[1] ?? 0);
+  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
+}
+
+async function bench(label: string, n: number, env: Record<string, string>) {
+  process.stdout.write(`\n${label}: seeding ${n.toLocaleString('en-US')} records + 10 small tenants through the command path...\n`);
+  const seeded: Seeded = JSON.parse(await run(process.execPath, ['--import', 'tsx', 'bench/records.seed.ts'], { ...env, BENCH_N: String(n) }, true));
+  process.stdout.write(`  import: ${Math.round(seeded.importRate).toLocaleString('en-US')} records/s\n`);
+  const server = await startServer(env);
+  const { token, sample } = seeded;
+  const pick = (i: number) => sample[(i * 7919) % sample.length]!;
+  const fragment = syllableWord(3).slice(0, 4);
+  const filtered = { filters: [{ key: 'name', operator: 'contains', value: fragment }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], limit: 25 };
+  const figures: Figure[] = [];
+  try {
+    figures.push(await measure('create', token, (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: benchRecord(n + 10_000_000 + i) } })));
+    figures.push(await measure('get by uuid', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
+    figures.push(await measure('update', token, (i) => ({ method: 'PUT', path: `/api/v2/deal/${pick(i)}`, body: { properties: { amount: (i % 100_000) / 100 } } })));
+    figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
+    figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
+    figures.push(await measure(`free text "${syllableWord(11)}"`, token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
+  } finally {
+    const mem = peakMemory(server.pid!);
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    const width = Math.max(...figures.map((f) => f.label.length));
+    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors\n`);
+    for (const f of figures) {
+      process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${f.errors}\n`);
+    }
+    process.stdout.write(`  server memory: peak ${Math.round(mem.peak)} MiB RSS (now ${Math.round(mem.now)} MiB); ${n.toLocaleString('en-US')} records, concurrency ${CONCURRENCY}, ${SECONDS} s per figure\n`);
+  }
+}
+
+if (ONLY !== 'postgres') {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-bench-records-'));
+  try {
+    await bench('PGlite (in the server process)', PGLITE_N, { DATA_DIR: dir, DATABASE_URL: '' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (ONLY !== 'pglite') {
+  if (!process.env.DATABASE_URL) process.stdout.write('\nPostgreSQL: skipped (set DATABASE_URL to measure it)\n');
+  else {
+    const name = process.env.BENCH_DATABASE ?? `platform_bench_records_${process.pid}`;
+    const admin = createPostgresDb({ connectionString: adminUrl(process.env.DATABASE_URL), max: 1 });
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+    try {
+      await bench('PostgreSQL', PG_N, { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) });
+    } finally {
+      if (!process.env.BENCH_KEEP) await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    }
+  }
+}
+agent.destroy();

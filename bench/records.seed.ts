@@ -1,0 +1,67 @@
+/**
+ * Seeds the records benchmark (a child process of bench/records.bench.ts): one tenant with one
+ * object of BENCH_N records, plus BENCH_SMALL_TENANTS tenants of 1,000 records, all through the
+ * command path (the records service: decider, append, inline projections). Prints one JSON line.
+ */
+import { randomUUID } from 'node:crypto';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openPlatform } from '../src/platform.js';
+import { makeRecordsService } from '../src/records/records.service.js';
+import type { CommandContext } from '../src/commands/command-handler.js';
+import { benchRecord, benchProperties, syllableWord } from './records.data.js';
+
+const N = Number(process.env.BENCH_N ?? 100_000);
+const SMALL = Number(process.env.BENCH_SMALL_TENANTS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_SEED_CONCURRENCY ?? 16);
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', PASSWORD_SCRYPT_LOG_N: '10' });
+const platform = await openPlatform(config);
+const app = await buildApp({ config, db: platform.db, store: platform.store });
+await app.ready();
+
+async function call(method: 'POST' | 'PUT' | 'GET', url: string, token: string | null, payload?: unknown) {
+  const res = await app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {}, payload: payload as Record<string, unknown> });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json().data;
+}
+
+/** A user with a company and the bench object, as the API sets them up. */
+async function tenant(label: string) {
+  const reg = await call('POST', '/api/v2/auth/register', null, { email: `${label}-${randomUUID().slice(0, 8)}@bench.test`, password: 'bench password 123', firstname: 'Bench', lastname: label });
+  const company = await call('POST', '/api/v2/companies', reg.token, { name: `Bench ${label}`, subdomain: `bench-${randomUUID().slice(0, 8)}` });
+  await call('POST', `/api/v2/auth/companies/${company.uuid}/select`, reg.token);
+  const object = await call('POST', '/api/v2/objects', reg.token, { name: 'deal', label: 'Deal' });
+  for (const p of benchProperties) await call('POST', `/api/v2/objects/${object.uuid}/properties`, reg.token, p);
+  return { token: reg.token as string, userUuid: reg.user.uuid as string, tenant: company.uuid as string };
+}
+
+const records = makeRecordsService({ db: platform.db, store: platform.store });
+
+async function seed(t: { userUuid: string; tenant: string }, count: number, concurrency: number, sample?: string[]) {
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= count) return;
+        const ctx: CommandContext = { tenant: t.tenant, userUuid: t.userUuid, requestId: `seed-${i}`, now: Date.now() };
+        const done = await records.create(ctx, 'deal', { properties: benchRecord(i) });
+        if (sample && i % Math.max(1, Math.floor(count / 20_000)) === 0) sample.push(done.uuid);
+        if (i > 0 && i % 100_000 === 0) process.stderr.write(`  seeded ${i.toLocaleString('en-US')} (${Math.round(i / ((Date.now() - started) / 1000))}/s)\n`);
+      }
+    }),
+  );
+  return count / ((Date.now() - started) / 1000);
+}
+
+const main = await tenant('main');
+const sample: string[] = [];
+const importRate = await seed(main, N, CONCURRENCY, sample);
+for (let s = 0; s < SMALL; s++) await seed(await tenant(`small${s}`), 1000, Math.min(CONCURRENCY, 4));
+await platform.db.query('vacuum analyze records');
+await platform.db.query('vacuum analyze record_sort');
+await app.close();
+await platform.close();
+process.stdout.write(`${JSON.stringify({ token: main.token, tenant: main.tenant, sample, importRate, word: syllableWord(7) })}\n`);
