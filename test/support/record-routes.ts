@@ -30,7 +30,7 @@ export async function anObjectForHooks(app: FastifyInstance, who: TestTenant, na
 
 /**
  * Writes records through the record routes (as a client would), and reads back the event each
- * write appended: the same interface as record-events.ts, over HTTP.
+ * write appended.
  */
 export function recordRoutes(app: FastifyInstance, store: EventStore, who: TestTenant, objectName: string) {
   const lastEvent = async (recordUuid: string) => (await store.readStream(who.companyUuid, `record-${recordUuid}`, { direction: 'backwards', maxCount: 1 }))[0]!;

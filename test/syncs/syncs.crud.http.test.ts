@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpWithCompany, twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { anObject, aProperty, aRelation, call, data } from '../schema/schema-fixtures.js';
+import { rebuildReadModels } from '../../src/projections/rebuild.js';
+import { applyProjections } from '../../src/projections/apply.js';
+import { webhooksProjection } from '../../projections/webhooks.projection.js';
+import { syncsProjection } from '../../projections/syncs.projection.js';
 
 let t: TestApp;
 let owner: TestTenant;
@@ -124,3 +128,37 @@ describe('sync CRUD', () => {
     expect(theirs.body.errors.map((e: { type: string }) => e.type)).toEqual(['NOT_FOUND', 'NOT_FOUND', 'NOT_FOUND']);
   });
 });
+
+describe('rebuild of rm_webhooks and rm_syncs', () => {
+  it('replaying the log gives the same rows; replaying it twice changes nothing; secrets survive', async () => {
+    const who = await signUpWithCompany(t.app);
+    const { company, contact, relation } = await schemaFor(who);
+    const s1 = await data(t.app, who, 'POST', '/api/v2/sync', { sourceObjectUuid: company.uuid, targetObjectUuid: contact.uuid, relationUuid: relation.uuid, mappings: [{ source: 'email', target: 'companyEmail' }] });
+    const s2 = await data(t.app, who, 'POST', '/api/v2/sync', { sourceObjectUuid: company.uuid, targetObjectUuid: contact.uuid, relationUuid: relation.uuid, mappings: [{ source: 'score', target: 'rank' }], name: 'second' });
+    await data(t.app, who, 'PUT', `/api/v2/sync/${s1.uuid}`, { enabled: false, label: 'Changed' });
+    await data(t.app, who, 'DELETE', `/api/v2/sync/${s2.uuid}`);
+    const w1 = await data(t.app, who, 'POST', '/api/v2/webhooks', { url: 'https://93.184.216.34/a', secret: 'rebuild-secret-1', topic: `record.${company.name}.all`, filter: { groups: [{ items: [{ property: 'score', operator: 'GTE', value: 3 }] }] } });
+    const w2 = await data(t.app, who, 'POST', '/api/v2/webhooks', { url: 'https://93.184.216.34/b', secret: 'rebuild-secret-2', topic: 'RelationCreated' });
+    await data(t.app, who, 'PUT', `/api/v2/webhooks/${w1.uuid}`, { maxRetries: 1, secret: 'rebuild-secret-3' });
+    await data(t.app, who, 'DELETE', `/api/v2/webhooks/${w2.uuid}`);
+
+    const rows = async () => ({
+      webhooks: await t.platform.db.query('select * from rm_webhooks order by tenant, webhook_uuid'),
+      syncs: await t.platform.db.query('select * from rm_syncs order by tenant, sync_uuid'),
+      secrets: await t.platform.db.query('select * from webhook_secrets order by tenant, webhook_uuid'),
+    });
+    const live = await rows();
+    expect(live.webhooks.length).toBeGreaterThanOrEqual(2);
+    expect(live.syncs.length).toBeGreaterThanOrEqual(2);
+    const projections = [webhooksProjection, syncsProjection];
+    await rebuildReadModels(t.platform.db, t.platform.store, projections);
+    expect(await rows()).toEqual(live);
+    // Every event applied a second time: idempotent.
+    const all = await t.platform.store.readAll({ maxCount: 100_000 });
+    await t.platform.db.transaction((tx) => applyProjections(projections, all, tx));
+    expect(await rows()).toEqual(live);
+    const [secret] = await t.platform.db.query<{ secret: string }>('select secret from webhook_secrets where webhook_uuid = $1', [w1.uuid]);
+    expect(secret!.secret).toBe('rebuild-secret-3');
+  });
+});
+
