@@ -25,6 +25,8 @@ export interface HandleOptions<State, Command, Event extends DomainEvent> {
   /** Work in the append's transaction (Postgres), e.g. reserving a unique value. */
   inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
   maxRetries?: number;
+  /** Wait before retry `attempt` (from 1), so writers racing on one stream spread out. Default: none. */
+  retryDelayMs?: (attempt: number) => number;
 }
 
 export interface Handled<State> {
@@ -83,7 +85,11 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       for (const e of events) state = decider.evolve(state, e);
       return { state, revision: result.nextRevision, events: result.events };
     } catch (err) {
-      if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION' && attempt < retries) continue;
+      if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION' && attempt < retries) {
+        const delay = opts.retryDelayMs?.(attempt + 1) ?? 0;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+        continue;
+      }
       throw err;
     }
   }

@@ -9,6 +9,8 @@ import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 
+const RECORD_RETRIES = 30;
+
 export interface WriteOptions {
   ignoreErrors?: boolean;
   /** A precondition: body `expectedRevision` or `If-Match`. */
@@ -72,7 +74,13 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
 
   async function onRecord(ctx: CommandContext, uuid: string, command: RecordCommand, opts: WriteOptions = {}, sent: Record<string, unknown> = {}, objects: RecordObject[] = []) {
     try {
-      const done = await handleCommand({ store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx, expectedRevision: opts.expectedRevision });
+      const done = await handleCommand({
+        store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx, expectedRevision: opts.expectedRevision,
+        // Writers racing on one record: each round one of them wins, so allow as many rounds as a
+        // burst of writers needs, spread by a small random wait.
+        maxRetries: RECORD_RETRIES,
+        retryDelayMs: (attempt) => Math.random() * Math.min(50, 2 * attempt),
+      });
       return { uuid, revision: done.revision, changed: done.events.length > 0 };
     } catch (err) {
       if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, sent, objects);
