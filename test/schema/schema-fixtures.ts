@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { TestUser } from '../support/actors.js';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /** Calls the API as `who` (or anonymously) and returns status and parsed body. */
 export async function call(app: FastifyInstance, who: Pick<TestUser, 'headers'> | null, method: Method, url: string, payload?: unknown) {
