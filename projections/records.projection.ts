@@ -66,10 +66,19 @@ insert into record_sort (tenant, fid, rid, t, n)
 select $1, f.fid, $3, left(w.t, 200), w.n from want w join f using (name)
 returning fid`;
 
+// Text and numbers apart, so each delete is an exact probe of its partial index.
 const deleteSort = `
-delete from record_sort s using unnest($4::text[], $5::text[], $6::float8[]) as o(name, t, n), record_fields f
- where f.tenant = $1 and f.object_uuid = $2 and f.name = o.name and s.fid = f.fid and s.rid = $3
-   and ((o.t is not null and s.t = left(o.t, 200) collate "C") or (o.n is not null and s.n = o.n))`;
+with o(name, t, n) as (select * from unnest($4::text[], $5::text[], $6::float8[])),
+f as (select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($4::text[])),
+dt as (
+  delete from record_sort s using o join f using (name)
+   where o.t is not null and s.fid = f.fid and s.t = left(o.t, 200) collate "C" and s.t is not null and s.rid = $3 returning 1
+),
+dn as (
+  delete from record_sort s using o join f using (name)
+   where o.n is not null and s.fid = f.fid and s.n = o.n and s.n is not null and s.rid = $3 returning 1
+)
+select (select count(*) from dt) + (select count(*) from dn) as deleted`;
 
 async function addSort(tx: Sql, tenant: string, objectUuid: string, rid: number, values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
   const [names, ts, ns] = sortArrays(values, only);

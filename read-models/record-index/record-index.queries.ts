@@ -16,18 +16,6 @@ export interface IndexResult {
   uuids: string[];
 }
 
-// Index queries of the same shape share their text: prepare the first few hundred shapes (per
-// connection on PostgreSQL), so planning is paid once per shape, not per request.
-const prepared = new Map<string, string>();
-function statementName(text: string): string | undefined {
-  let name = prepared.get(text);
-  if (name === undefined && prepared.size < 300 && text.length < 8000) {
-    name = `records_index_${prepared.size}`;
-    prepared.set(text, name);
-  }
-  return name;
-}
-
 const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && req.filter.anyOf.length === 0 && !req.query;
 
 /**
@@ -49,7 +37,8 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   const limit = b.arg(req.limit, '::int');
   const offset = b.arg((req.page - 1) * req.limit, '::int');
   const pageSql = `select r.uuid from records r where ${cond} order by ${order} limit ${limit} offset ${offset}`;
-  const rows = await sql.query<{ uuid: string }>(pageSql, b.params, statementName(pageSql));
+  // Not prepared: a generic plan cannot see the pattern or the value a trigram / jsonb index needs.
+  const rows = await sql.query<{ uuid: string }>(pageSql, b.params);
   let total: number;
   if (isPlain(req) && req.archived !== 'include') {
     const counts = await objectRecordCount(sql, target.tenant, target.objectUuid);
@@ -58,7 +47,7 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
     total = rows.length;
   } else {
     const countSql = `select count(*)::int8 as n from records r where ${cond}`;
-    const [row] = await sql.query<{ n: number }>(countSql, countParams, statementName(countSql));
+    const [row] = await sql.query<{ n: number }>(countSql, countParams);
     total = Number(row?.n ?? 0);
   }
   return { total, uuids: rows.map((r) => r.uuid) };

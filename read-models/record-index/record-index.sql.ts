@@ -2,7 +2,7 @@ import type { CompiledFilter, CompiledIndexRequest, CompiledSort, Condition, Fie
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { complementOf } from '../../aggregates/record-filter/filter.schema.js';
 import { fold } from '../../aggregates/record-filter/values.js';
-import { SEGMENT, VALUE } from '../../aggregates/record/record.index-doc.js';
+import { nameCode, SEGMENT, VALUE } from '../../aggregates/record/record.index-doc.js';
 
 /** How a relation named in a filter is walked: its uuid, and which end of it the filtered records sit at. */
 export interface RelationPath {
@@ -72,7 +72,7 @@ export class SqlBuilder {
 
   private regex(kind: 'contains' | 'startsWith' | 'endsWith', name: string, term: string) {
     const esc = fold(term).replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`);
-    const head = `${SEGMENT}${name}${VALUE}`;
+    const head = `${SEGMENT}${nameCode(name).replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`)}${VALUE}`;
     return kind === 'startsWith' ? `${head}${esc}` : kind === 'contains' ? `${head}[^${SEGMENT}]*${esc}` : `${head}[^${SEGMENT}]*${esc}${SEGMENT}`;
   }
 
