@@ -84,5 +84,7 @@ export async function recordViews(sql: Sql, tenant: string, uuids: readonly stri
 }
 
 /** The definitions of a view row's live properties (the primary object's first). */
-export const viewDefinitions = (row: RecordViewRow): (PropertyDefinition & { uuid: string; objectUuid: string })[] =>
-  row.properties.map((p) => ({ uuid: p.property_uuid, objectUuid: p.object_uuid, ...toDefinition(p) }));
+export const viewDefinitions = (row: RecordViewRow): (PropertyDefinition & { uuid: string; objectUuid: string })[] => {
+  const seen = new Set<string>();
+  return row.properties.flatMap((p) => (seen.has(p.name) ? [] : (seen.add(p.name), [{ uuid: p.property_uuid, objectUuid: p.object_uuid, ...toDefinition(p) }])));
+};

@@ -115,9 +115,8 @@ function relationEntry(row: RecordViewRow, link: RecordLinkEntry, opts: ViewOpti
   };
 }
 
-/** A record's response (spec 2.2) from its view row. */
-export function toRecordView(row: RecordViewRow, opts: ViewOptions): RecordView {
-  const defs = viewDefinitions(row);
+/** A record's response (spec 2.2) from its view row (`defs`: the definitions, when the caller has them). */
+export function toRecordView(row: RecordViewRow, opts: ViewOptions, defs: readonly Def[] = viewDefinitions(row)): RecordView {
   const users = new Map(row.users.map((u) => [u.uuid, u]));
   const user = (uuid: string | null) => {
     if (uuid === null) return null;

@@ -5,11 +5,12 @@ import { filterFieldOf } from '../../aggregates/record/record.values.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
 import { recordView, recordViews, type RecordViewRow } from '../../read-models/record-views.queries.js';
-import { loadRecordObjects, type RecordObject } from '../../read-models/records.queries.js';
+import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
+import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
-import { objectNotFound } from './records.service.js';
+import { objectNotFound, type Created } from './records.service.js';
 
 export const catalogOf = (objects: readonly RecordObject[]): FilterCatalog['properties'] => {
   const out: Record<string, ReturnType<typeof filterFieldOf>> = {};
@@ -66,7 +67,47 @@ export function makeRecordReads(deps: { db: Db }) {
     return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields })) };
   }
 
-  return { one, page, objectNotFound };
+  // Display names of writers, kept a minute: a create answers without reading its record back.
+  const names = new Map<string, { user: UserRef; until: number }>();
+  async function userRef(uuid: string | null, now: number): Promise<UserRef[]> {
+    if (uuid === null) return [];
+    const hit = names.get(uuid);
+    if (hit && hit.until > now) return [hit.user];
+    const user = (await usersByUuid(db, [uuid])).get(uuid);
+    if (!user) return [];
+    if (names.size > 10_000) names.clear();
+    names.set(uuid, { user, until: now + 60_000 });
+    return [user];
+  }
+
+  /** The response to a create, from what the create wrote. */
+  async function created(done: Created, ctx: CommandContext, opts: ViewOptions): Promise<RecordView> {
+    const [primary, ...extended] = done.objects;
+    const objects = [primary!, ...extended.sort((a, b) => (a.name < b.name ? -1 : 1))];
+    const row: RecordViewRow = {
+      uuid: done.uuid,
+      object_uuid: primary!.objectUuid,
+      primary_object_uuid: primary!.objectUuid,
+      object_name: primary!.name,
+      extends: done.objects.slice(1).map((o) => o.objectUuid),
+      vals: done.properties,
+      created_at: done.createdAt,
+      updated_at: done.createdAt,
+      created_by: ctx.userUuid,
+      updated_by: ctx.userUuid,
+      deleted_at: null,
+      deleted_by: null,
+      revision: done.revision,
+      object_names: objects.map((o) => ({ uuid: o.objectUuid, name: o.name })),
+      properties: [],
+      teams: [],
+      users: await userRef(ctx.userUuid, ctx.now),
+      links: [],
+    };
+    return toRecordView(row, opts, done.definitions);
+  }
+
+  return { one, page, created, objectNotFound };
 }
 
 export type RecordReads = ReturnType<typeof makeRecordReads>;

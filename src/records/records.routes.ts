@@ -89,7 +89,8 @@ export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
       async (request, reply) => {
         const ctx = commandContext(request);
         const done = await records.create(ctx, request.params.objectName, { uuid: request.body.uuid, properties: propertiesMap(request.body.properties), extends: request.body.extends }, { ignoreErrors: request.query.ignoreErrors });
-        const { view } = await reads.one(ctx.tenant, done.uuid, undefined, { format: request.query.recordReturnFormat, parse: request.query.parse });
+        // A new record has no relations nor teams yet: answer from what was written, no read back.
+        const view = await reads.created(done, ctx, { format: request.query.recordReturnFormat, parse: request.query.parse });
         etag(reply, view.revision);
         reply.code(201);
         return ok(view, 'created');

@@ -24,6 +24,14 @@ export interface Written {
   changed: boolean;
 }
 
+export interface Created extends Written {
+  /** The stored (normalised) values, the record's objects and its definitions: enough to answer without reading back. */
+  properties: Record<string, unknown>;
+  objects: RecordObject[];
+  definitions: PropertyDefinition[];
+  createdAt: number;
+}
+
 /** The definitions a record is checked against: its object's, then those its extended objects add. */
 function definitionsOf(objects: readonly RecordObject[]): PropertyDefinition[] {
   const seen = new Map<string, PropertyDefinition>();
@@ -93,23 +101,25 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     existing,
 
     /** Creates a record of `objectName`; `extends` names further objects it is also a record of. */
-    async create(ctx: CommandContext, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}): Promise<Written> {
+    async create(ctx: CommandContext, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}): Promise<Created> {
       const object = await objectNamed(ctx.tenant, objectName);
       const extended: RecordObject[] = [];
       for (const name of new Set(body.extends ?? [])) if (name !== objectName) extended.push(await objectNamed(ctx.tenant, name));
       const objects = [object, ...extended];
       const uuid = (body.uuid ?? randomUUID()).toLowerCase();
+      const definitions = definitionsOf(objects);
       const events = recordDecider.decide(
         {
           type: 'CreateRecord', uuid, objectUuid: object.objectUuid, objectName: object.name, properties: body.properties,
-          extends: extended.map((o) => o.objectUuid), definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false,
+          extends: extended.map((o) => o.objectUuid), definitions, ignoreErrors: opts.ignoreErrors ?? false,
         },
         recordDecider.initialState(),
       );
+      const properties = (events[0]!.data as { properties: Record<string, unknown> }).properties;
       try {
         // A new stream: no read first; an existing uuid fails the append's `no_stream` check.
         const result = await store.append(ctx.tenant, recordStream(uuid), events.map((e) => ({ ...e, metadata: metadataFor(ctx, e.version) })), { expectedRevision: 'no_stream' });
-        return { uuid, revision: result.nextRevision, changed: true };
+        return { uuid, revision: result.nextRevision, changed: true, properties, objects, definitions, createdAt: ctx.now };
       } catch (err) {
         if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION') {
           throw new DomainError('CONFLICT', `record ${uuid} already exists`, [

@@ -54,7 +54,7 @@ describe('relations on records', () => {
     await connect(p3.uuid, paris.uuid);
     await connect(p3.uuid, rome.uuid);
 
-    const names = (res: { body: { data: { properties: { name: string } }[] } }) => res.body.data.map((r) => r.properties.name).sort();
+    const names = (res: { body: Record<string, any> }) => res.body.data.map((r: { properties: { name: string } }) => r.properties.name).sort();
     expect(names(await index(t.app, admin, people.name, { filters: [{ key: 'employer.city', operator: 'equals', value: 'Paris' }] }))).toEqual(['In Paris', 'In both']);
     expect(names(await index(t.app, admin, people.name, { filters: [{ key: 'employer.city', operator: 'notEquals', value: 'Paris' }, { key: 'name', operator: 'startsWith', value: 'in ' }] }))).toEqual(['In Rome']);
     const groups = await index(t.app, admin, people.name, { groups: [{ items: [{ relation: 'employer', property: 'city', operator: 'EQUALS', value: 'Rome' }, { property: 'name', operator: 'ENDS_WITH', value: 'both' }] }] });
