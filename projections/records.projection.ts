@@ -24,19 +24,6 @@ function uniqueArrays(values: Readonly<Record<string, unknown>>, only?: Readonly
   return [entries.map(([name]) => name), entries.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v)))];
 }
 
-// Reserves the values of the unique live properties of the object (an e-mail case-insensitively).
-// A value another record holds violates record_unique's key: the append rolls back.
-const reserveUnique = `
-insert into record_unique (tenant, object_uuid, name, value, record_uuid)
-select $1, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end, $3
-  from unnest($4::text[], $5::text[]) as v(name, value)
-  join rm_properties p on p.tenant = $1 and p.object_uuid = $2 and p.name = v.name and p.is_unique and p.deleted_at is null`;
-
-async function reserve(tx: Sql, tenant: string, objectUuid: string, uuid: string, values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
-  const [names, keys] = uniqueArrays(values, only);
-  if (names.length > 0) await tx.query(reserveUnique, [tenant, objectUuid, uuid, names, keys], 'records_reserve_unique');
-}
-
 async function release(tx: Sql, tenant: string, objectUuid: string, uuid: string, names: readonly string[] | null) {
   await tx.query(
     'delete from record_unique where tenant = $1 and record_uuid = $3 and object_uuid = $2 and ($4::text[] is null or name = any($4::text[]))',
@@ -161,6 +148,53 @@ async function insertObjectRow(
   }
 }
 
+// One statement per record row for an update: the values (all rows, once), the pivot entries and
+// the unique reservations of the changed properties. A reservation this record already holds is
+// kept (an e-mail changing case keeps its key); any other taken value violates the key.
+const changeRow = `
+with u as (
+  update records set vals = $6::jsonb, tdoc = $7, search = to_tsvector('simple', $8), updated_at = $9, updated_by = $10, revision = $11
+   where tenant = $1 and uuid = $4 and $5 returning 1
+),
+o(name, t, n) as (select * from unnest($12::text[], $13::text[], $14::float8[])),
+fo as (select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($12::text[])),
+dt as (
+  delete from record_sort s using o join fo using (name)
+   where o.t is not null and s.fid = fo.fid and s.t = left(o.t, 200) collate "C" and s.t is not null and s.rid = $3 returning 1
+),
+dn as (
+  delete from record_sort s using o join fo using (name)
+   where o.n is not null and s.fid = fo.fid and s.n = o.n and s.n is not null and s.rid = $3 returning 1
+),
+want(name, t, n) as (select * from unnest($15::text[], $16::text[], $17::float8[])),
+ins as (
+  insert into record_fields (tenant, object_uuid, name)
+  select $1, $2, w.name from want w
+   where not exists (select 1 from record_fields f where f.tenant = $1 and f.object_uuid = $2 and f.name = w.name)
+  on conflict do nothing returning fid, name
+),
+f as (select fid, name from ins union all select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($15::text[])),
+s as (insert into record_sort (tenant, fid, rid, t, n) select $1, f.fid, $3, left(w.t, 200), w.n from want w join f using (name) returning 1),
+keys as (
+  select p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end as value
+    from unnest($19::text[], $20::text[]) as v(name, value)
+    join rm_properties p on p.tenant = $1 and p.object_uuid = $2 and p.name = v.name and p.is_unique and p.deleted_at is null
+),
+rel as (
+  delete from record_unique x
+   where x.tenant = $1 and x.record_uuid = $4 and x.object_uuid = $2 and x.name = any($18::text[])
+     and not exists (select 1 from keys k where k.name = x.name and k.value = x.value)
+  returning 1
+),
+res as (
+  insert into record_unique (tenant, object_uuid, name, value, record_uuid)
+  select $1, k.object_uuid, k.name, k.value, $4 from keys k
+   where not exists (select 1 from record_unique x where x.tenant = $1 and x.object_uuid = k.object_uuid and x.name = k.name and x.value = k.value and x.record_uuid = $4)
+  returning 1
+)
+select (select count(*) from s)::int as sorted, (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
+       + (select count(*) from rel)::int + (select count(*) from res)::int as other`;
+
 /** The record's rows, locked, when this event is new to them (null when applied already). */
 async function rowsToAdvance(tx: Sql, stored: StoredEvent, uuid: string): Promise<Row[] | null> {
   const rows = await tx.query<Row>(
@@ -203,18 +237,23 @@ export const recordsProjection: Projection = {
           else after[name] = change.after;
         }
         const doc = indexDoc(after);
-        await tx.query(
-          `update records set vals = $3::jsonb, tdoc = $4, search = to_tsvector('simple', $5), updated_at = $6, updated_by = $7, revision = $8
-            where tenant = $1 and uuid = $2`,
-          [tenant, uuid, JSON.stringify(after), doc.tdoc, doc.text, at, by, stored.revision],
-          'records_update',
-        );
         const changed = new Set(Object.keys(event.data.changes));
-        for (const row of rows) {
-          await removeSort(tx, tenant, row.object_uuid, row.rid, before, changed);
-          await addSort(tx, tenant, row.object_uuid, row.rid, after, changed);
-          await release(tx, tenant, row.object_uuid, uuid, [...changed]);
-          await reserve(tx, tenant, row.object_uuid, uuid, after, changed);
+        const [oldNames, oldTs, oldNs] = sortArrays(before, changed);
+        const [newNames, newTs, newNs] = sortArrays(after, changed);
+        const [uniqueNames, uniqueValues] = uniqueArrays(after, changed);
+        for (const [i, row] of rows.entries()) {
+          const [done] = await tx.query<{ sorted: number }>(
+            changeRow,
+            [
+              tenant, row.object_uuid, row.rid, uuid, i === 0, JSON.stringify(after), doc.tdoc, doc.text, at, by, stored.revision,
+              oldNames, oldTs, oldNs, newNames, newTs, newNs, [...changed], uniqueNames, uniqueValues,
+            ],
+            'records_change_row',
+          );
+          if (done!.sorted !== newNames.length) {
+            await removeSort(tx, tenant, row.object_uuid, row.rid, after, changed);
+            await addSort(tx, tenant, row.object_uuid, row.rid, after, changed);
+          }
         }
         return;
       }

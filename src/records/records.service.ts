@@ -3,7 +3,7 @@ import { DomainError, notFound, type ErrorDetail } from '../../aggregates/kernel
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { recordDecider, type RecordCommand } from '../../aggregates/record/record.decider.js';
 import { recordStream } from '../../aggregates/record/record.events.js';
-import { getRecord, loadRecordObject, loadRecordObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
+import { loadRecordObject, loadRecordWithObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
 import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
@@ -71,13 +71,10 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
 
   /** The record and its objects; with `objectName`, the record must be a record of that object. */
   async function existing(tenant: string, uuid: string, objectName?: string): Promise<{ row: RecordRow; objects: RecordObject[] }> {
-    const row = await getRecord(db, tenant, uuid);
-    if (!row) throw notFound('Record', uuid);
-    const objects = await loadRecordObjects(db, tenant, [row.primary_object_uuid, ...row.extends]);
-    if (objectName !== undefined && !objects.some((o) => o.name === objectName)) throw notFound('Record', uuid);
-    // The primary object first: its definitions win a name clash.
-    objects.sort((a, b) => Number(b.objectUuid === row.primary_object_uuid) - Number(a.objectUuid === row.primary_object_uuid));
-    return { row, objects };
+    const found = await loadRecordWithObjects(db, tenant, uuid);
+    if (!found || (objectName !== undefined && !found.objects.some((o) => o.name === objectName))) throw notFound('Record', uuid);
+    // The primary object comes first: its definitions win a name clash.
+    return found;
   }
 
   async function onRecord(ctx: CommandContext, uuid: string, command: RecordCommand, opts: WriteOptions = {}, sent: Record<string, unknown> = {}, objects: RecordObject[] = []) {
