@@ -58,6 +58,18 @@ export function syncsReactor(deps: SyncDeps): Reactor<void> {
     return streams;
   }
 
+  /** Properties of a record that events after `since` (occurredAt) set: a lagging copy must not overwrite them. */
+  async function changedSince(tenant: string, recordUuid: string, since: number): Promise<Set<string>> {
+    const names = new Set<string>();
+    const recent = await store.readStream(tenant, `record-${recordUuid}`, { direction: 'backwards', maxCount: 100 });
+    for (const e of recent) {
+      if (e.metadata.occurredAt <= since) break;
+      const d = e.data as { changes?: Record<string, unknown>; properties?: Record<string, unknown> };
+      for (const name of Object.keys(d.changes ?? d.properties ?? {})) names.add(name);
+    }
+    return names;
+  }
+
   /** Which end of the sync's relation the source records sit at. */
   async function sourceSide(tenant: string, sync: SyncRow): Promise<'from' | 'to' | null> {
     const relation = await relationOf(db, tenant, sync.relation_uuid);
@@ -75,7 +87,11 @@ export function syncsReactor(deps: SyncDeps): Reactor<void> {
     const target = await getRecord(db, event.tenant, targetUuid);
     if (!target || target.deleted_at !== null) return;
     if (target.primary_object_uuid !== sync.target_object_uuid && !target.extends.includes(sync.target_object_uuid)) return;
-    const diff = Object.fromEntries(Object.entries(values).filter(([name, value]) => !same(target.vals[name], value)));
+    let diff = Object.fromEntries(Object.entries(values).filter(([name, value]) => !same(target.vals[name], value)));
+    if (Object.keys(diff).length === 0) return;
+    // A value the target got after the source event is newer than the one to copy: it stays.
+    const newer = await changedSince(event.tenant, targetUuid, event.metadata.occurredAt);
+    diff = Object.fromEntries(Object.entries(diff).filter(([name]) => !newer.has(name)));
     if (Object.keys(diff).length === 0) return;
     const ctx: CommandContext = {
       tenant: event.tenant,

@@ -113,6 +113,30 @@ describe('syncs', () => {
     expect((await history(a.uuid))[0]).toMatchObject({ causationId: null, changes: { email: { before: null, after: 'x@a.test' } } });
   });
 
+  it('a copy that arrives late never overwrites a newer value of the target; the reactor catches up after a stop', async () => {
+    const { account, contact, relation } = await pair();
+    await data(t.app, owner, 'POST', '/api/v2/sync', {
+      sourceObjectUuid: account.uuid,
+      targetObjectUuid: contact.uuid,
+      relationUuid: relation.uuid,
+      mappings: [{ source: 'email', target: 'accountEmail' }, { source: 'tier', target: 'accountTier' }],
+    });
+    const a = await aRecord(t.app, owner, account.name, { email: 'old@a.test', tier: 'gold' });
+    const c = await aRecord(t.app, owner, contact.name, {});
+    await data(t.app, owner, 'PUT', `/api/v2/relations/${relation.uuid}/connection/${a.uuid}/${c.uuid}`, {});
+    await waitFor(async () => (await get(contact.name, c.uuid)).properties.accountEmail === 'old@a.test', 5_000, 'copy on connect');
+
+    await t.app.syncRuntime.stop();
+    await data(t.app, owner, 'PUT', `/api/v2/${account.name}/${a.uuid}`, { properties: { email: 'new@a.test', tier: 'platinum' } });
+    await new Promise((r) => setTimeout(r, 5));
+    // Someone edits the target's accountEmail after the source changed, while the reactor is stopped.
+    await data(t.app, owner, 'PUT', `/api/v2/${contact.name}/${c.uuid}`, { properties: { accountEmail: 'edited@c.test' } });
+    t.app.syncRuntime.start();
+    await waitFor(async () => (await get(contact.name, c.uuid)).properties.accountTier === 'platinum', 5_000, 'tier copied after the restart');
+    await settle();
+    expect((await get(contact.name, c.uuid)).properties).toMatchObject({ accountEmail: 'edited@c.test', accountTier: 'platinum' });
+  });
+
   it('a disabled or deleted sync writes nothing; another company never sees the writes', async () => {
     const { account, contact, relation } = await pair();
     const sync = await data(t.app, owner, 'POST', '/api/v2/sync', { sourceObjectUuid: account.uuid, targetObjectUuid: contact.uuid, relationUuid: relation.uuid, mappings: [{ source: 'tier', target: 'accountTier' }], enabled: false });

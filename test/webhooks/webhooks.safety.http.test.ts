@@ -25,6 +25,10 @@ afterAll(async () => {
 
 const body = { secret: 'safety-secret', topic: 'record.lead.created' };
 
+/** Waits until the global log can be read up to the record's events (on a shared PostgreSQL other sessions' open transactions hold readers back a moment). */
+const readable = (recordUuid: string) =>
+  waitFor(async () => (await t.platform.store.readAll({ maxCount: 100_000 })).some((e) => e.streamId === `record-${recordUuid}`), 5_000, 'log readable');
+
 describe('outbound safety at the API', () => {
   it.each(['http://127.0.0.1/in', 'http://[::1]/in', 'http://[::ffff:127.0.0.1]/in', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/in', 'http://localhost:8080/in', 'http://2130706433/in'])(
     'refuses %s on create and on update, naming the url',
@@ -56,7 +60,8 @@ describe('outbound safety at the API', () => {
     expect(created.statusCode, created.body).toBe(201);
     const uuid = created.json().data.uuid;
     rx.answer(() => ({ status: 503 }));
-    await recordRoutes(t.app, t.platform.store, owner, 'lead').create({ n: 1 });
+    const lead = await recordRoutes(t.app, t.platform.store, owner, 'lead').create({ n: 1 });
+    await readable(lead.recordUuid);
     // Reactors are off: the replay route enqueues the delivery.
     const replay = await t.app.inject({ method: 'POST', url: `/api/v2/webhooks/${uuid}/replay`, headers: owner.headers, payload: {} });
     expect(replay.json().data).toMatchObject({ enqueued: 1, truncated: false });
@@ -91,7 +96,9 @@ describe('outbound safety at the API', () => {
     await t.platform.db.query('update rm_webhooks set url = $2 where webhook_uuid = $1', [uuid, `${rx.url}/burst`]);
     rx.answer(() => ({ status: 200 }));
     const records = recordRoutes(t.app, t.platform.store, owner, 'burst');
-    for (let i = 0; i < 6; i++) await records.create({ i });
+    let last = '';
+    for (let i = 0; i < 6; i++) last = (await records.create({ i })).recordUuid;
+    await readable(last);
     await t.app.inject({ method: 'POST', url: `/api/v2/webhooks/${uuid}/replay`, headers: owner.headers, payload: {} });
     const windowMs = 400;
     const dispatcher = startDispatcher({ db: t.platform.db, guard, log: t.app.log, timeoutMs: 1000, concurrency: 8, pollMs: 30, maxBackoffMs: 1000, rateLimitMax: 2, rateLimitWindowMs: windowMs });
