@@ -1,6 +1,7 @@
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import type { Sql } from '../../projections/projection.js';
 import { objectRecordCount } from '../records.queries.js';
+import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { archivedClause, SqlBuilder, type RelationPath } from './record-index.sql.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
@@ -21,34 +22,76 @@ const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && re
 /**
  * Runs an index request against the read model: the page of record uuids in order, and the total.
  * The filter / sort / page semantics are those of `evaluateIndex` (aggregates/record-filter).
+ *
+ * - Filtered (or free-text) requests read their matches once: the indexes of the filters find
+ *   the candidates (trigram, scoped jsonb, tsvector, pivot), the matches are counted and ordered
+ *   in one statement.
+ * - Unfiltered requests never read the whole object: the total comes from the sharded counters
+ *   and the page from an index in sort order (createdAt, or the ordered pivot of the sort property).
  */
 export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest): Promise<IndexResult> {
+  if (isPlain(req)) return plainPage(sql, target, req);
   const b = new SqlBuilder([target.tenant, target.objectUuid], target.relations);
   const where = ['r.tenant = $1', 'r.object_uuid = $2::uuid', archivedClause('r', req.archived), ...b.filter('r', req.filter, '$2')];
-  let rank = '';
+  const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: s.direction }));
   if (req.query) {
     const q = b.arg(req.query);
     where.push(`r.search @@ websearch_to_tsquery('simple', ${q})`);
-    if (req.sort.length === 0) rank = `ts_rank(r.search, websearch_to_tsquery('simple', ${q})) desc, `;
+    if (req.sort.length === 0) keys.unshift({ expr: `ts_rank(r.search, websearch_to_tsquery('simple', ${q}))`, direction: 'desc' });
   }
-  const cond = where.join(' and ');
-  const countParams = [...b.params];
-  const order = `${rank}${b.orderBy('r', req.sort)}`;
   const limit = b.arg(req.limit, '::int');
   const offset = b.arg((req.page - 1) * req.limit, '::int');
-  const pageSql = `select r.uuid from records r where ${cond} order by ${order} limit ${limit} offset ${offset}`;
   // Not prepared: a generic plan cannot see the pattern or the value a trigram / jsonb index needs.
-  const rows = await sql.query<{ uuid: string }>(pageSql, b.params);
-  let total: number;
-  if (isPlain(req) && req.archived !== 'include') {
-    const counts = await objectRecordCount(sql, target.tenant, target.objectUuid);
-    total = req.archived === 'only' ? counts.archived : counts.live;
-  } else if (req.page === 1 && rows.length < req.limit) {
-    total = rows.length;
-  } else {
-    const countSql = `select count(*)::int8 as n from records r where ${cond}`;
-    const [row] = await sql.query<{ n: number }>(countSql, countParams);
-    total = Number(row?.n ?? 0);
+  const [row] = await sql.query<{ total: number; uuids: string[] }>(
+    `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')} from records r where ${where.join(' and ')})
+     select (select count(*) from m)::int8 as total,
+            array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction} nulls last`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids`,
+    b.params,
+  );
+  return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [] };
+}
+
+async function totalOf(sql: Sql, target: IndexTarget, archived: CompiledIndexRequest['archived']) {
+  const counts = await objectRecordCount(sql, target.tenant, target.objectUuid);
+  return archived === 'only' ? counts.archived : archived === 'include' ? counts.live + counts.archived : counts.live;
+}
+
+/** An unfiltered page: in createdAt order from its index, or by a property through the ordered pivot. */
+async function plainPage(sql: Sql, target: IndexTarget, req: CompiledIndexRequest): Promise<IndexResult> {
+  const b = new SqlBuilder([target.tenant, target.objectUuid]);
+  const scope = `r.tenant = $1 and r.object_uuid = $2::uuid and ${archivedClause('r', req.archived)}`;
+  const sort = effectiveSort(req.sort);
+  const first = sort[0]!;
+  const order = (keys: typeof sort) => keys.map((s) => `${b.sortExpression('r', s.field)} ${s.direction} nulls last`).join(', ');
+  const offset = (req.page - 1) * req.limit;
+  const total = totalOf(sql, target, req.archived);
+  if (first.field.system || sort.length > 8) {
+    const rows = await sql.query<{ uuid: string }>(`select r.uuid from records r where ${scope} order by ${order(sort)} limit $3 offset $4`, [...b.params, req.limit, offset]);
+    return { total: await total, uuids: rows.map((r) => r.uuid) };
   }
-  return { total, uuids: rows.map((r) => r.uuid) };
+  // Records with a value of the first key, walked in the pivot's order (text keeps 200
+  // characters there: ties continue on the full value), then the records without one.
+  const column = first.field.type === 'number' || first.field.type === 'boolean' ? 'n' : 't';
+  const fid = `(select fid from record_fields where tenant = $1 and object_uuid = $2::uuid and name = $3)`;
+  const withValue = await sql.query<{ uuid: string }>(
+    `select r.uuid from record_sort s join records r on r.rid = s.rid
+      where s.fid = ${fid} and s.${column} is not null and ${scope} and ${b.sortExpression('r', first.field)} is not null
+      order by s.${column} ${first.direction}, ${order(sort)} limit $4 offset $5`,
+    [...b.params, first.field.name, req.limit, offset],
+  );
+  if (withValue.length === req.limit) return { total: await total, uuids: withValue.map((r) => r.uuid) };
+  let valued = offset + withValue.length;
+  if (withValue.length === 0 && offset > 0) {
+    const [n] = await sql.query<{ n: number }>(
+      `select count(*)::int8 as n from record_sort s join records r on r.rid = s.rid
+        where s.fid = ${fid} and s.${column} is not null and ${scope} and ${b.sortExpression('r', first.field)} is not null`,
+      [...b.params, first.field.name],
+    );
+    valued = Number(n?.n ?? 0);
+  }
+  const rest = await sql.query<{ uuid: string }>(
+    `select r.uuid from records r where ${scope} and ${b.sortExpression('r', first.field)} is null order by ${order(sort.slice(1))} limit $3 offset $4`,
+    [...b.params, req.limit - withValue.length, Math.max(0, offset - valued)],
+  );
+  return { total: await total, uuids: [...withValue, ...rest].map((r) => r.uuid) };
 }

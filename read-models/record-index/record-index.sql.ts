@@ -125,10 +125,11 @@ export class SqlBuilder {
     const v = `${alias}.vals -> ${key}`;
     const list = c.field.type === 'list';
     const contains = (value: Scalar) => {
-      const doc = { [name]: list ? [value] : value };
+      const doc = this.arg(JSON.stringify({ [name]: list ? [value] : value }), '::jsonb');
+      // The plain containment first: cheap on a candidate row; the scoped one is what the index answers.
       return objectParam
-        ? `record_scope(${alias}.object_uuid, ${alias}.vals) @> jsonb_build_object(${objectParam}::text, ${this.arg(JSON.stringify(doc), '::jsonb')})`
-        : `${alias}.vals @> ${this.arg(JSON.stringify(doc), '::jsonb')}`;
+        ? `(${alias}.vals @> ${doc} and record_scope(${alias}.object_uuid, ${alias}.vals) @> jsonb_build_object(${objectParam}::text, ${doc}))`
+        : `${alias}.vals @> ${doc}`;
     };
     switch (c.op) {
       case 'isnotnull':
