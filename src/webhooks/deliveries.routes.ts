@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { companyActor } from '../auth/actor.js';
@@ -32,7 +33,7 @@ const replayResultSchema = z
 export const deliveriesRoutes = (deps: { deliveries: DeliveriesService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { deliveries } = deps;
-    const owner = (request: Parameters<typeof companyActor>[0]) => ({ tenant: companyActor(request).tenant, appUuid: null });
+    const owner = (request: FastifyRequest) => ({ tenant: companyActor(request).tenant, appUuid: null });
 
     app.post(
       '/:uuid/deliveries/index',

@@ -1,9 +1,10 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { namedTopics, recordActions, TOPIC_GRAMMAR } from '../../aggregates/webhook/webhook.topics.js';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, type PaginationRequest } from '../http/pagination.js';
 import { createWebhookBodySchema, formatSchema, toWebhook, updateWebhookBodySchema, webhookFormatList, webhookSchema } from './webhooks.schemas.js';
 import type { WebhookOwner, WebhooksService } from './webhooks.service.js';
 import type { Db } from '../db/db.js';
@@ -14,7 +15,7 @@ const params = z.object({ uuid: z.uuid() });
 const read = { auth: { scopes: ['webhooks:read' as const] } };
 const write = { auth: { scopes: ['webhooks:write' as const] } };
 
-const companyOwner = (request: Parameters<typeof companyActor>[0]): WebhookOwner => ({ tenant: companyActor(request).tenant, appUuid: null });
+const companyOwner = (request: FastifyRequest): WebhookOwner => ({ tenant: companyActor(request).tenant, appUuid: null });
 
 /** Spec 4.14: webhooks of the selected company. */
 export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): FastifyPluginAsyncZod =>
@@ -30,20 +31,23 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
       },
     );
 
-    const list = (topicContains?: string) => async (request: { body: z.infer<typeof paginationBody> } & Parameters<typeof companyActor>[0]) => {
-      const { limit, page: n, query } = request.body;
+    /** One page of the company's webhooks, optionally those whose topic contains `topicContains`. */
+    async function list(request: FastifyRequest, body: PaginationRequest, topicContains?: string) {
+      const { limit, page: n, query } = body;
       const { rows, total } = await webhooks.list(companyOwner(request), { topicContains, query, limit, offset: (n - 1) * limit });
       return page(rows.map(toWebhook), total, n, limit);
-    };
+    }
 
-    app.post('/index', { config: read, schema: { tags, description: 'Webhooks of the selected company, oldest first; `query` searches name, label, url and topic.', body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } }, async (request) =>
-      list()(request),
+    app.post(
+      '/index',
+      { config: read, schema: { tags, description: 'Webhooks of the selected company, oldest first; `query` searches name, label, url and topic.', body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } },
+      async (request) => list(request, request.body),
     );
 
     app.post(
       '/index/:topic',
       { config: read, schema: { tags, description: 'Webhooks whose topic contains the substring {topic}.', params: z.object({ topic: z.string().min(1).max(300) }), body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } },
-      async (request) => list(request.params.topic)(request),
+      async (request) => list(request, request.body, request.params.topic),
     );
 
     app.get('/formats', { config: read, schema: { tags, description: 'Supported payload formats.', response: { 200: envelope(z.array(formatSchema)) } } }, async () => ok(webhookFormatList));
