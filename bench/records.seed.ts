@@ -61,7 +61,7 @@ const sample: string[] = [];
 const importRate = await seed(main, N, CONCURRENCY, sample);
 for (let s = 0; s < SMALL; s++) await seed(await tenant(`small${s}`), 1000, Math.min(CONCURRENCY, 4));
 await platform.db.query('vacuum analyze records');
-await platform.db.query('vacuum analyze record_sort');
+await platform.db.query('vacuum analyze record_values');
 await app.close();
 await platform.close();
 process.stdout.write(`${JSON.stringify({ token: main.token, tenant: main.tenant, sample, importRate, word: syllableWord(7) })}\n`);

@@ -4,9 +4,10 @@ import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../agg
 import type { Projection, Sql } from './projection.js';
 
 /**
- * `records` (one row per record and object context), `record_sort` (the ordered pivot),
- * `record_fields` (pivot keys) and `record_counts`. Every change is guarded by the record's
- * revision on its rows, so a replayed event changes nothing.
+ * `records` (one row per record and object context), `record_values` (the typed pivot),
+ * `record_fields` (pivot keys), `record_counts` and `record_unique`. Every change is guarded by
+ * the record's revision on its rows, so a replayed event changes nothing. Each record row is
+ * written in one statement, so a create or an update costs one round trip per object context.
  */
 interface Row {
   rid: number;
@@ -18,69 +19,68 @@ interface Row {
 
 const SHARDS = 16;
 
+/** Pivot entries of the values (of the `only` properties), as parallel arrays. */
+function pivotArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
+  const { entries } = indexDoc(values, only);
+  return [entries.map((e) => e.name), entries.map((e) => e.t), entries.map((e) => e.tf), entries.map((e) => e.n)] as const;
+}
+
 /** Scalar values as reservation keys: a string as is, anything else as its JSON. */
 function uniqueArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
   const entries = Object.entries(values).filter(([name, v]) => (!only || only.has(name)) && v !== null && typeof v !== 'object');
-  return [entries.map(([name]) => name), entries.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v)))];
+  return [entries.map(([name]) => name), entries.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v)))] as const;
 }
 
-async function release(tx: Sql, tenant: string, objectUuid: string, uuid: string, names: readonly string[] | null) {
-  await tx.query(
-    'delete from record_unique where tenant = $1 and record_uuid = $3 and object_uuid = $2 and ($4::text[] is null or name = any($4::text[]))',
-    [tenant, objectUuid, uuid, names],
-    'records_release_unique',
-  );
-}
-
-/** Pivot entries of one record row: the scalar values, typed. */
-function sortArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
-  const entries = indexDoc(values).sortable.filter((e) => !only || only.has(e.name));
-  return [entries.map((e) => e.name), entries.map((e) => e.t), entries.map((e) => e.n)];
-}
-
-// Ensures the pivot keys of the names exist, then inserts one pivot row per value. A concurrent
-// first use of a name can hide a key from this statement's snapshot: the caller checks the count.
-const insertSort = `
-with want(name, t, n) as (select * from unnest($4::text[], $5::text[], $6::float8[])),
+// Pivot rows of one record row; $4.. are the parallel arrays. Pivot keys are created on first use;
+// a key another transaction created meanwhile is hidden from this statement's snapshot, so the
+// caller compares the count and writes again.
+const pivotInsert = (want: string, rid: string) => `
 ins as (
   insert into record_fields (tenant, object_uuid, name)
-  select $1, $2, w.name from want w
+  select $1, $2, w.name from ${want} w
    where not exists (select 1 from record_fields f where f.tenant = $1 and f.object_uuid = $2 and f.name = w.name)
   on conflict do nothing returning fid, name
 ),
-f as (select fid, name from ins union all select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($4::text[]))
-insert into record_sort (tenant, fid, rid, t, n)
-select $1, f.fid, $3, left(w.t, 200), w.n from want w join f using (name)
-returning fid`;
+f as (select fid, name from ins union all select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name in (select name from ${want})),
+s as (insert into record_values (tenant, fid, rid, t, tf, n) select $1, f.fid, ${rid}, left(w.t, 200), w.tf, w.n from ${want} w join f using (name) returning 1)`;
 
-// Text and numbers apart, so each delete is an exact probe of its partial index.
-const deleteSort = `
-with o(name, t, n) as (select * from unnest($4::text[], $5::text[], $6::float8[])),
-f as (select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($4::text[])),
+// Deletes pivot rows by their exact keys: each delete is a probe of its partial index.
+const pivotDelete = (old: string, rid: string) => `
+fo as (select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name in (select name from ${old})),
 dt as (
-  delete from record_sort s using o join f using (name)
-   where o.t is not null and s.fid = f.fid and s.t = left(o.t, 200) collate "C" and s.t is not null and s.rid = $3 returning 1
+  delete from record_values v using ${old} o join fo using (name)
+   where o.t is not null and v.fid = fo.fid and v.t = left(o.t, 200) collate "C" and v.t is not null and v.rid = ${rid} returning 1
 ),
 dn as (
-  delete from record_sort s using o join f using (name)
-   where o.n is not null and s.fid = f.fid and s.n = o.n and s.n is not null and s.rid = $3 returning 1
-)
-select (select count(*) from dt) + (select count(*) from dn) as deleted`;
+  delete from record_values v using ${old} o join fo using (name)
+   where o.n is not null and v.fid = fo.fid and v.n = o.n and v.n is not null and v.rid = ${rid} returning 1
+)`;
 
-async function addSort(tx: Sql, tenant: string, objectUuid: string, rid: number, values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
-  const [names, ts, ns] = sortArrays(values, only);
+const rewritePivot = `
+with want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[])),
+${pivotDelete('want', '$3')},
+del as (select (select count(*) from dt) + (select count(*) from dn) as n)
+select (select n from del) as deleted`;
+
+const insertPivot = `
+with want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[])),
+${pivotInsert('want', '$3')}
+select (select count(*) from s)::int as written`;
+
+/** Writes the pivot rows of the values again (after a hidden key), without duplicates. */
+async function repairPivot(tx: Sql, tenant: string, objectUuid: string, rid: number, values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
+  const [names, ts, tfs, ns] = pivotArrays(values, only);
   if (names.length === 0) return;
-  for (let attempt = 0; ; attempt++) {
-    const done = await tx.query(insertSort, [tenant, objectUuid, rid, names, ts, ns], 'records_insert_sort');
-    if (done.length === names.length || attempt === 3) return;
-    // Another transaction created a key meanwhile: remove what we wrote and write it again.
-    await tx.query(deleteSort, [tenant, objectUuid, rid, names, ts, ns], 'records_delete_sort');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await tx.query(rewritePivot, [tenant, objectUuid, rid, names, ts, tfs, ns], 'records_pivot_delete');
+    const [done] = await tx.query<{ written: number }>(insertPivot, [tenant, objectUuid, rid, names, ts, tfs, ns], 'records_pivot_insert');
+    if (done?.written === names.length) return;
   }
 }
 
-async function removeSort(tx: Sql, tenant: string, objectUuid: string, rid: number, values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
-  const [names, ts, ns] = sortArrays(values, only);
-  if (names.length > 0) await tx.query(deleteSort, [tenant, objectUuid, rid, names, ts, ns], 'records_delete_sort');
+async function removePivot(tx: Sql, tenant: string, objectUuid: string, rid: number, values: Readonly<Record<string, unknown>>) {
+  const [names, ts, tfs, ns] = pivotArrays(values);
+  if (names.length > 0) await tx.query(rewritePivot, [tenant, objectUuid, rid, names, ts, tfs, ns], 'records_pivot_delete');
 }
 
 async function count(tx: Sql, tenant: string, objectUuid: string, live: number, archived: number) {
@@ -92,25 +92,18 @@ async function count(tx: Sql, tenant: string, objectUuid: string, live: number, 
   );
 }
 
-// One statement per record row: the row, its pivot entries (creating pivot keys on first use),
-// its unique reservations and the live count. A unique value another record holds violates
-// record_unique's key, and the append rolls back.
+// One statement per new record row: the row, its pivot rows, its unique reservations (for the
+// properties rm_properties marks unique at this point of the log; e-mails case-insensitively) and
+// the live count. A value another record holds violates record_unique's key: the append rolls back.
 const insertRow = `
 with r as (
-  insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, tdoc, search,
+  insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search,
                        created_at, updated_at, created_by, updated_by, revision)
-  values ($1, $2, $3, $4, $5, $6, $7::uuid[], $8::jsonb, $9, to_tsvector('simple', $10), $11, $11, $12, $12, $13)
+  values ($1, $2, $3, $8, $9, $10, $11::uuid[], $12::jsonb, to_tsvector('simple', $13), $14, $14, $15, $15, $16)
   on conflict do nothing returning rid
 ),
-want(name, t, n) as (select * from unnest($14::text[], $15::text[], $16::float8[])),
-ins as (
-  insert into record_fields (tenant, object_uuid, name)
-  select $1, $2, w.name from want w
-   where exists (select 1 from r) and not exists (select 1 from record_fields f where f.tenant = $1 and f.object_uuid = $2 and f.name = w.name)
-  on conflict do nothing returning fid, name
-),
-f as (select fid, name from ins union all select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($14::text[])),
-s as (insert into record_sort (tenant, fid, rid, t, n) select $1, f.fid, r.rid, left(w.t, 200), w.n from r, want w join f using (name) returning 1),
+want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[]) where exists (select 1 from r)),
+${pivotInsert('want', '(select rid from r)')},
 u as (
   insert into record_unique (tenant, object_uuid, name, value, record_uuid)
   select $1, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end, $3
@@ -123,7 +116,7 @@ c as (
   on conflict (tenant, object_uuid, shard) do update set live = c.live + 1
   returning 1
 )
-select (select rid from r) as rid, (select count(*) from s)::int as sorted, (select count(*) from u)::int + (select count(*) from c)::int as other`;
+select (select rid from r) as rid, (select count(*) from s)::int as written, (select count(*) from u)::int + (select count(*) from c)::int as other`;
 
 async function insertObjectRow(
   tx: Sql,
@@ -131,83 +124,68 @@ async function insertObjectRow(
   row: { objectUuid: string; uuid: string; primary: boolean; primaryObjectUuid: string; objectName: string; extends: readonly string[]; vals: Record<string, unknown>; createdAt: number; createdBy: string | null },
 ) {
   const doc = indexDoc(row.vals);
-  const [names, ts, ns] = sortArrays(row.vals);
+  const [names, ts, tfs, ns] = pivotArrays(row.vals);
   const [uniqueNames, uniqueValues] = uniqueArrays(row.vals);
-  const [done] = await tx.query<{ rid: number | null; sorted: number }>(
+  const [done] = await tx.query<{ rid: number | null; written: number }>(
     insertRow,
     [
-      stored.tenant, row.objectUuid, row.uuid, row.primary, row.primaryObjectUuid, row.objectName, row.extends, JSON.stringify(row.vals), doc.tdoc, doc.text,
-      row.createdAt, row.createdBy, stored.revision, names, ts, ns, uniqueNames, uniqueValues,
+      stored.tenant, row.objectUuid, row.uuid, names, ts, tfs, ns, row.primary, row.primaryObjectUuid, row.objectName, row.extends,
+      JSON.stringify(row.vals), doc.text, row.createdAt, row.createdBy, stored.revision, uniqueNames, uniqueValues,
     ],
     'records_insert',
   );
-  // A pivot key another transaction created meanwhile was hidden from the statement: write them again.
-  if (done?.rid != null && done.sorted !== names.length) {
-    await removeSort(tx, stored.tenant, row.objectUuid, done.rid, row.vals);
-    await addSort(tx, stored.tenant, row.objectUuid, done.rid, row.vals);
-  }
+  if (done?.rid != null && done.written !== names.length) await repairPivot(tx, stored.tenant, row.objectUuid, done.rid, row.vals);
 }
 
-// One statement per record row for an update: the values (all rows, once), the pivot entries and
+// One statement per record row for an update: the values (on every row, once), the pivot rows and
 // the unique reservations of the changed properties. A reservation this record already holds is
 // kept (an e-mail changing case keeps its key); any other taken value violates the key.
 const changeRow = `
 with u as (
-  update records set vals = $6::jsonb, tdoc = $7, search = to_tsvector('simple', $8), updated_at = $9, updated_by = $10, revision = $11
-   where tenant = $1 and uuid = $4 and $5 returning 1
+  update records set vals = $8::jsonb, search = to_tsvector('simple', $9), updated_at = $10, updated_by = $11, revision = $12
+   where tenant = $1 and uuid = $13 and $14 returning 1
 ),
-o(name, t, n) as (select * from unnest($12::text[], $13::text[], $14::float8[])),
-fo as (select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($12::text[])),
-dt as (
-  delete from record_sort s using o join fo using (name)
-   where o.t is not null and s.fid = fo.fid and s.t = left(o.t, 200) collate "C" and s.t is not null and s.rid = $3 returning 1
-),
-dn as (
-  delete from record_sort s using o join fo using (name)
-   where o.n is not null and s.fid = fo.fid and s.n = o.n and s.n is not null and s.rid = $3 returning 1
-),
-want(name, t, n) as (select * from unnest($15::text[], $16::text[], $17::float8[])),
-ins as (
-  insert into record_fields (tenant, object_uuid, name)
-  select $1, $2, w.name from want w
-   where not exists (select 1 from record_fields f where f.tenant = $1 and f.object_uuid = $2 and f.name = w.name)
-  on conflict do nothing returning fid, name
-),
-f as (select fid, name from ins union all select fid, name from record_fields where tenant = $1 and object_uuid = $2 and name = any($15::text[])),
-s as (insert into record_sort (tenant, fid, rid, t, n) select $1, f.fid, $3, left(w.t, 200), w.n from want w join f using (name) returning 1),
+old(name, t, tf, n) as (select * from unnest($15::text[], $16::text[], $17::text[], $18::float8[])),
+${pivotDelete('old', '$3')},
+want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[])),
+${pivotInsert('want', '$3')},
 keys as (
   select p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end as value
-    from unnest($19::text[], $20::text[]) as v(name, value)
+    from unnest($20::text[], $21::text[]) as v(name, value)
     join rm_properties p on p.tenant = $1 and p.object_uuid = $2 and p.name = v.name and p.is_unique and p.deleted_at is null
 ),
 rel as (
   delete from record_unique x
-   where x.tenant = $1 and x.record_uuid = $4 and x.object_uuid = $2 and x.name = any($18::text[])
+   where x.tenant = $1 and x.record_uuid = $13 and x.object_uuid = $2 and x.name = any($19::text[])
      and not exists (select 1 from keys k where k.name = x.name and k.value = x.value)
   returning 1
 ),
 res as (
   insert into record_unique (tenant, object_uuid, name, value, record_uuid)
-  select $1, k.object_uuid, k.name, k.value, $4 from keys k
-   where not exists (select 1 from record_unique x where x.tenant = $1 and x.object_uuid = k.object_uuid and x.name = k.name and x.value = k.value and x.record_uuid = $4)
+  select $1, k.object_uuid, k.name, k.value, $13 from keys k
+   where not exists (select 1 from record_unique x where x.tenant = $1 and x.object_uuid = k.object_uuid and x.name = k.name and x.value = k.value and x.record_uuid = $13)
   returning 1
 )
-select (select count(*) from s)::int as sorted, (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
+select (select count(*) from s)::int as written, (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
        + (select count(*) from rel)::int + (select count(*) from res)::int as other`;
 
 /** The record's rows, locked, when this event is new to them (null when applied already). */
 async function rowsToAdvance(tx: Sql, stored: StoredEvent, uuid: string): Promise<Row[] | null> {
   const rows = await tx.query<Row>(
-    'select rid, object_uuid, is_primary, vals, revision from records where tenant = $1 and uuid = $2 for update',
+    'select rid, object_uuid, is_primary, vals, revision from records where tenant = $1 and uuid = $2 order by is_primary desc for update',
     [stored.tenant, uuid],
     'records_lock',
   );
   return rows.length > 0 && rows[0]!.revision < stored.revision ? rows : null;
 }
 
+async function release(tx: Sql, tenant: string, objectUuid: string, uuid: string) {
+  await tx.query('delete from record_unique where tenant = $1 and record_uuid = $3 and object_uuid = $2', [tenant, objectUuid, uuid], 'records_release_unique');
+}
+
 export const recordsProjection: Projection = {
   name: 'records',
-  tables: ['records', 'record_fields', 'record_sort', 'record_counts', 'record_unique'],
+  tables: ['records', 'record_fields', 'record_values', 'record_counts', 'record_unique'],
   handles: recordEventTypes,
   async apply(stored, tx) {
     const event = stored as StoredEvent<RecordEvent> & RecordEvent;
@@ -230,30 +208,27 @@ export const recordsProjection: Projection = {
       case 'RecordUpdated': {
         const rows = await rowsToAdvance(tx, stored, uuid);
         if (!rows) return;
-        const before = rows.find((r) => r.is_primary)?.vals ?? rows[0]!.vals;
+        const before = rows[0]!.vals;
         const after: Record<string, unknown> = { ...before };
         for (const [name, change] of Object.entries(event.data.changes)) {
           if (change.after === null || change.after === undefined) delete after[name];
           else after[name] = change.after;
         }
-        const doc = indexDoc(after);
         const changed = new Set(Object.keys(event.data.changes));
-        const [oldNames, oldTs, oldNs] = sortArrays(before, changed);
-        const [newNames, newTs, newNs] = sortArrays(after, changed);
+        const text = indexDoc(after).text;
+        const [oldNames, oldTs, oldTfs, oldNs] = pivotArrays(before, changed);
+        const [names, ts, tfs, ns] = pivotArrays(after, changed);
         const [uniqueNames, uniqueValues] = uniqueArrays(after, changed);
         for (const [i, row] of rows.entries()) {
-          const [done] = await tx.query<{ sorted: number }>(
+          const [done] = await tx.query<{ written: number }>(
             changeRow,
             [
-              tenant, row.object_uuid, row.rid, uuid, i === 0, JSON.stringify(after), doc.tdoc, doc.text, at, by, stored.revision,
-              oldNames, oldTs, oldNs, newNames, newTs, newNs, [...changed], uniqueNames, uniqueValues,
+              tenant, row.object_uuid, row.rid, names, ts, tfs, ns, JSON.stringify(after), text, at, by, stored.revision, uuid, i === 0,
+              oldNames, oldTs, oldTfs, oldNs, [...changed], uniqueNames, uniqueValues,
             ],
             'records_change_row',
           );
-          if (done!.sorted !== newNames.length) {
-            await removeSort(tx, tenant, row.object_uuid, row.rid, after, changed);
-            await addSort(tx, tenant, row.object_uuid, row.rid, after, changed);
-          }
+          if (done!.written !== names.length) await repairPivot(tx, tenant, row.object_uuid, row.rid, after, changed);
         }
         return;
       }
@@ -273,7 +248,7 @@ export const recordsProjection: Projection = {
       case 'RecordExtended': {
         const rows = await rowsToAdvance(tx, stored, uuid);
         if (!rows) return;
-        const primary = rows.find((r) => r.is_primary)!;
+        const primary = rows[0]!;
         const [meta] = await tx.query<{ primary_object_uuid: string; object_name: string; extends: string[]; created_at: number; created_by: string | null }>(
           'select primary_object_uuid, object_name, extends, created_at, created_by from records where rid = $1',
           [primary.rid],
@@ -284,23 +259,26 @@ export const recordsProjection: Projection = {
           objectUuid: event.data.extendedObjectUuid, uuid, primary: false, primaryObjectUuid: meta!.primary_object_uuid, objectName: meta!.object_name,
           extends: ext, vals: primary.vals, createdAt: meta!.created_at, createdBy: meta!.created_by,
         });
-        await tx.query('update records set deleted_at = p.deleted_at, deleted_by = p.deleted_by, updated_at = p.updated_at, updated_by = p.updated_by from records p where p.rid = $1 and records.tenant = $2 and records.uuid = $3 and not records.is_primary', [primary.rid, tenant, uuid]);
+        await tx.query(
+          `update records set updated_at = p.updated_at, updated_by = p.updated_by from records p
+            where p.rid = $1 and records.tenant = $2 and records.uuid = $3 and not records.is_primary`,
+          [primary.rid, tenant, uuid],
+        );
         return;
       }
       case 'RecordExtensionRemoved': {
         const rows = await rowsToAdvance(tx, stored, uuid);
         if (!rows) return;
         const gone = rows.find((r) => r.object_uuid === event.data.extendedObjectUuid && !r.is_primary);
-        const primary = rows.find((r) => r.is_primary)!;
-        const [meta] = await tx.query<{ extends: string[]; deleted_at: number | null }>('select extends, deleted_at from records where rid = $1', [primary.rid]);
+        const [meta] = await tx.query<{ extends: string[]; deleted_at: number | null }>('select extends, deleted_at from records where rid = $1', [rows[0]!.rid]);
         await tx.query('update records set extends = $3::uuid[], revision = $4 where tenant = $1 and uuid = $2', [
           tenant, uuid, meta!.extends.filter((o) => o !== event.data.extendedObjectUuid), stored.revision,
         ]);
         if (gone) {
-          await removeSort(tx, tenant, gone.object_uuid, gone.rid, gone.vals);
-          await release(tx, tenant, gone.object_uuid, uuid, null);
+          await removePivot(tx, tenant, gone.object_uuid, gone.rid, gone.vals);
+          await release(tx, tenant, gone.object_uuid, uuid);
           await tx.query('delete from records where rid = $1', [gone.rid]);
-          await count(tx, tenant, gone.object_uuid, meta!.deleted_at === null ? -1 : 0, meta!.deleted_at === null ? 0 : -1);
+          await count(tx, tenant, gone.object_uuid, -1, 0);
         }
         return;
       }

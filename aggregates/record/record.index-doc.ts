@@ -1,68 +1,48 @@
 import { fold } from '../record-filter/values.js';
 
 /**
- * What the read model indexes of a record's values, computed once here so the SQL index and the
- * in-memory evaluator fold text the same way.
+ * What the read model indexes of a record's values, computed here, once, so that the SQL index
+ * and the in-memory evaluator fold text the same way.
  *
- * - `tdoc`: every string atom as `\x01<property code>\x02<folded atom>`, then a closing `\x01`. A
- *   regular expression over it answers contains / startsWith / endsWith exactly for one property,
- *   and a trigram index over it finds the candidates. Text values may not hold \x01 or \x02.
+ * - `entries`: one typed pivot entry per atom: a string (`t` as sent, `tf` folded for contains /
+ *   startsWith / endsWith), a number or a boolean (`n`; false 0, true 1). A list gives one entry
+ *   per string element; json objects give none.
  * - `text`: the text atoms joined, for the free-text tsvector.
- * - `sortable`: one typed entry per scalar value (text or number), for the ordered pivot.
  */
+export interface IndexEntry {
+  name: string;
+  t: string | null;
+  tf: string | null;
+  n: number | null;
+}
+
 export interface IndexDoc {
-  tdoc: string;
+  entries: IndexEntry[];
   text: string;
-  sortable: { name: string; t: string | null; n: number | null }[];
 }
 
-export const SEGMENT = '\u0001';
-export const VALUE = '\u0002';
-
-// Property names are written in punctuation only (two marks per character, a bijection), so the
-// trigram index sees no words in them: a segment marker adds nothing to the trigrams a search
-// must intersect, and two names never share a code.
-const MARKS = '!#$%&*+,';
-const NAME_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_';
-
-/** A property name as its punctuation code (names are identifiers: letters, digits, `_`). */
-export function nameCode(name: string): string {
-  let out = '';
-  for (const ch of name) {
-    const i = NAME_CHARS.indexOf(ch);
-    // Not an identifier character (names are identifiers, so only defensively): '~' and its code
-    // point in marks, which no pair starts with.
-    if (i < 0) {
-      const c = ch.codePointAt(0)!;
-      out += `~${MARKS[(c >> 18) & 7]}${MARKS[(c >> 15) & 7]}${MARKS[(c >> 12) & 7]}${MARKS[(c >> 9) & 7]}${MARKS[(c >> 6) & 7]}${MARKS[(c >> 3) & 7]}${MARKS[c & 7]}`;
-    } else out += MARKS[i >> 3]! + MARKS[i & 7]!;
-  }
-  return out;
-}
-
-export function indexDoc(values: Readonly<Record<string, unknown>>): IndexDoc {
-  let tdoc = '';
+export function indexDoc(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>): IndexDoc {
+  const entries: IndexEntry[] = [];
   const text: string[] = [];
-  const sortable: IndexDoc['sortable'] = [];
   for (const name of Object.keys(values).sort()) {
+    if (only && !only.has(name)) continue;
     const v = values[name];
     if (typeof v === 'string') {
-      tdoc += `${SEGMENT}${nameCode(name)}${VALUE}${fold(v)}`;
+      entries.push({ name, t: v, tf: fold(v), n: null });
       text.push(v);
-      sortable.push({ name, t: v, n: null });
     } else if (typeof v === 'number') {
-      sortable.push({ name, t: null, n: v });
+      entries.push({ name, t: null, tf: null, n: v });
     } else if (typeof v === 'boolean') {
-      sortable.push({ name, t: null, n: v ? 1 : 0 });
+      entries.push({ name, t: null, tf: null, n: v ? 1 : 0 });
     } else if (Array.isArray(v)) {
-      for (const a of v) {
+      for (const a of new Set(v)) {
         if (typeof a !== 'string') continue;
-        tdoc += `${SEGMENT}${nameCode(name)}${VALUE}${fold(a)}`;
+        entries.push({ name, t: a, tf: fold(a), n: null });
         text.push(a);
       }
     }
   }
-  return { tdoc: tdoc ? `${tdoc}${SEGMENT}` : '', text: text.join(' \n '), sortable };
+  return { entries, text: text.join(' \n ') };
 }
 
 /** C0 control characters other than tab, newline and carriage return: refused in text values. */

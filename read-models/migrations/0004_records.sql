@@ -1,12 +1,13 @@
 -- Records (issue 5): the data plane. See docs/records.md for the index design.
 -- Read models projected inline from record-<uuid> streams (a rebuild truncates them): records,
--- record_fields, record_sort, record_counts, record_unique.
+-- record_fields, record_values, record_counts, record_unique; rm_saved_filters from filter-<uuid>.
+-- No DDL per tenant, object or property: every tenant's records share these tables and indexes.
 
 create extension if not exists pg_trgm;
 create extension if not exists btree_gin;
 
 -- One row per record and object context: the primary object's row, plus one row per object the
--- record extends (spec 1.4), so that every index below is scoped by object without joins.
+-- record extends (spec 1.4), so that every index is scoped by object without joins.
 create table if not exists records (
   tenant text not null,
   object_uuid uuid not null,
@@ -17,8 +18,6 @@ create table if not exists records (
   object_name text not null,
   extends uuid[] not null default '{}',
   vals jsonb not null,
-  -- Folded text atoms "\x01<property>\x02<value>", for contains / startsWith / endsWith.
-  tdoc text not null default '',
   search tsvector not null,
   created_at bigint not null,
   updated_at bigint not null,
@@ -30,19 +29,13 @@ create table if not exists records (
   primary key (tenant, uuid, object_uuid)
 );
 create unique index if not exists records_rid on records (rid);
--- The default order (createdAt desc, uuid). Other system fields sort through the same plans as properties.
+-- The default order (createdAt desc, uuid).
 create index if not exists records_created on records (tenant, object_uuid, created_at, uuid);
-
--- Equality on any property, scoped by object: jsonb_path_ops hashes the path object -> property
--- -> value, so one posting list holds exactly one object's records with that value.
-create or replace function record_scope(object_uuid uuid, vals jsonb) returns jsonb
-  language sql immutable parallel safe as $$ select jsonb_build_object(object_uuid::text, vals) $$;
-create index if not exists records_scoped_vals on records using gin (record_scope(object_uuid, vals) jsonb_path_ops);
--- contains / startsWith / endsWith (trigrams) and free text (tsvector), scoped by object.
-create index if not exists records_tdoc on records using gin (object_uuid, tdoc gin_trgm_ops);
+-- Free text (tsvector, simple configuration), scoped by object.
 create index if not exists records_search on records using gin (object_uuid, search);
 
--- A small integer per (tenant, object, property): the key of the ordered pivot.
+-- A small integer per (tenant, object, property): the key of the pivot. Tenant, object and
+-- property are all in it, so one index entry never mixes tenants.
 create table if not exists record_fields (
   tenant text not null,
   object_uuid uuid not null,
@@ -52,18 +45,22 @@ create table if not exists record_fields (
 );
 create unique index if not exists record_fields_fid on record_fields (fid);
 
--- The ordered pivot ("flex index"): one row per scalar value of a record row, typed. Sorting on
--- any property walks (fid, value) in order; text keeps its first 200 characters (ties are broken
--- on the full value).
-create table if not exists record_sort (
+-- The pivot ("flex index"): one row per atom of a record row's values, typed. `t` is text as sent
+-- (its first 200 characters: an index key has a size limit; ties and exactness come from the
+-- record's own value), `tf` the whole text folded for contains, `n` numbers and booleans.
+--   (fid, t, rid), (fid, n, rid): equality, ranges and ordered walks on any property;
+--   (fid, tf) trigrams: contains / startsWith / endsWith on exactly one property.
+create table if not exists record_values (
   tenant text not null,
   fid int not null,
   rid bigint not null,
   t text collate "C",
+  tf text,
   n double precision
 );
-create index if not exists record_sort_t on record_sort (fid, t, rid) where t is not null;
-create index if not exists record_sort_n on record_sort (fid, n, rid) where n is not null;
+create index if not exists record_values_t on record_values (fid, t, rid) where t is not null;
+create index if not exists record_values_n on record_values (fid, n, rid) where n is not null;
+create index if not exists record_values_tf on record_values using gin (fid, tf gin_trgm_ops) where tf is not null;
 
 -- Live records per object, in shards (by server backend) so concurrent writers do not queue on
 -- one row: the total of an unfiltered list, and the size the planner of the index engine uses.

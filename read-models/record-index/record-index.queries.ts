@@ -74,7 +74,7 @@ async function plainPage(sql: Sql, target: IndexTarget, req: CompiledIndexReques
   const column = first.field.type === 'number' || first.field.type === 'boolean' ? 'n' : 't';
   const fid = `(select fid from record_fields where tenant = $1 and object_uuid = $2::uuid and name = $3)`;
   const withValue = await sql.query<{ uuid: string }>(
-    `select r.uuid from record_sort s join records r on r.rid = s.rid
+    `select r.uuid from record_values s join records r on r.rid = s.rid
       where s.fid = ${fid} and s.${column} is not null and ${scope} and ${b.sortExpression('r', first.field)} is not null
       order by s.${column} ${first.direction}, ${order(sort)} limit $4 offset $5`,
     [...b.params, first.field.name, req.limit, offset],
@@ -83,7 +83,7 @@ async function plainPage(sql: Sql, target: IndexTarget, req: CompiledIndexReques
   let valued = offset + withValue.length;
   if (withValue.length === 0 && offset > 0) {
     const [n] = await sql.query<{ n: number }>(
-      `select count(*)::int8 as n from record_sort s join records r on r.rid = s.rid
+      `select count(*)::int8 as n from record_values s join records r on r.rid = s.rid
         where s.fid = ${fid} and s.${column} is not null and ${scope} and ${b.sortExpression('r', first.field)} is not null`,
       [...b.params, first.field.name],
     );

@@ -2,12 +2,13 @@ import type { CompiledFilter, CompiledIndexRequest, CompiledSort, Condition, Fie
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { complementOf } from '../../aggregates/record-filter/filter.schema.js';
 import { fold } from '../../aggregates/record-filter/values.js';
-import { nameCode, SEGMENT, VALUE } from '../../aggregates/record/record.index-doc.js';
 
 /** How a relation named in a filter is walked: its uuid, and which end of it the filtered records sit at. */
 export interface RelationPath {
   relationUuid: string;
   side: 'origin' | 'target';
+  /** The object at the relation's other end (its pivot keys are that object's). */
+  otherObjectUuid: string;
 }
 
 /**
@@ -70,12 +71,6 @@ export class SqlBuilder {
     return field.system ? this.systemColumn(alias, field) : this.typedValue(alias, field);
   }
 
-  private regex(kind: 'contains' | 'startsWith' | 'endsWith', name: string, term: string) {
-    const esc = fold(term).replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`);
-    const head = `${SEGMENT}${nameCode(name).replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`)}${VALUE}`;
-    return kind === 'startsWith' ? `${head}${esc}` : kind === 'contains' ? `${head}[^${SEGMENT}]*${esc}` : `${head}[^${SEGMENT}]*${esc}${SEGMENT}`;
-  }
-
   private like(kind: 'contains' | 'startsWith' | 'endsWith', term: string) {
     const esc = fold(term).replace(/[\\%_]/g, (c) => `\\${c}`);
     return kind === 'startsWith' ? `${esc}%` : kind === 'contains' ? `%${esc}%` : `%${esc}`;
@@ -118,19 +113,29 @@ export class SqlBuilder {
     throw new Error(`no SQL for ${c.op}`);
   }
 
-  /** A positive condition on a property of `alias` (objectParam: the object uuid parameter, for the scoped index). */
-  private propertyPositive(alias: string, c: Condition, objectParam: string | null): string {
+  /** The pivot key of a property of the object `objectParam` (an init plan: resolved once per query). */
+  private fid(objectParam: string, name: string) {
+    return `(select f.fid from record_fields f where f.tenant = $1 and f.object_uuid = ${objectParam}::uuid and f.name = ${this.lit(name)})`;
+  }
+
+  /** `alias`'s row has a pivot atom of the property satisfying `cond` (over `v`): an index probe or scan of the pivot. */
+  private pivot(alias: string, objectOf: () => string, name: string, cond: string) {
+    return `${alias}.rid in (select v.rid from record_values v where v.fid = ${this.fid(objectOf(), name)} and ${cond})`;
+  }
+
+  /**
+   * A positive condition on a property of `alias` in the object `objectParam`. Equality, ranges
+   * and text matching go through the pivot (its indexes); where the pivot keeps only a prefix
+   * (text beyond 200 characters) the record's own value decides exactly.
+   */
+  private propertyPositive(alias: string, c: Condition, objectOf: () => string): string {
     const name = c.field.name;
     const key = this.lit(name);
     const v = `${alias}.vals -> ${key}`;
     const list = c.field.type === 'list';
-    const contains = (value: Scalar) => {
-      const doc = this.arg(JSON.stringify({ [name]: list ? [value] : value }), '::jsonb');
-      // The plain containment first: cheap on a candidate row; the scoped one is what the index answers.
-      return objectParam
-        ? `(${alias}.vals @> ${doc} and record_scope(${alias}.object_uuid, ${alias}.vals) @> jsonb_build_object(${objectParam}::text, ${doc}))`
-        : `${alias}.vals @> ${doc}`;
-    };
+    const numeric = c.field.type === 'number' || c.field.type === 'boolean';
+    const pivotValue = (x: Scalar) => (numeric ? this.arg(typeof x === 'boolean' ? Number(x) : x, '::float8') : `left(${this.arg(x, '::text')}, 200) collate "C"`);
+    const exact = (x: Scalar) => `${alias}.vals @> ${this.arg(JSON.stringify({ [name]: list ? [x] : x }), '::jsonb')}`;
     switch (c.op) {
       case 'isnotnull':
         return list ? `coalesce(jsonb_typeof(${v}) = 'array' and jsonb_array_length(${v}) > 0, false)` : `(${alias}.vals ? ${key})`;
@@ -138,52 +143,62 @@ export class SqlBuilder {
         if (list) return `coalesce(jsonb_typeof(${v}) = 'array' and exists (select 1 from jsonb_array_elements_text(${v}) e where e <> ''), false)`;
         if (c.field.type === 'json') return `coalesce(${v} not in ('""'::jsonb, '[]'::jsonb, '{}'::jsonb), false)`;
         return `coalesce(${v} <> '""'::jsonb, false)`;
-      case 'equals':
-        return contains(c.value as Scalar);
-      case 'in':
-        return `(${(c.value as Scalar[]).map(contains).join(' or ')})`;
+      case 'equals': {
+        const x = c.value as Scalar;
+        return `(${this.pivot(alias, objectOf, name, `v.${numeric ? 'n' : 't'} = ${pivotValue(x)}`)} and ${exact(x)})`;
+      }
+      case 'in': {
+        const xs = c.value as Scalar[];
+        const inPivot = numeric ? `v.n = any(${this.arg(xs.map(Number), '::float8[]')})` : `v.t = any(${this.arg(xs.map((x) => String(x).slice(0, 200)), '::text[]')}::text[] collate "C")`;
+        return `(${this.pivot(alias, objectOf, name, inPivot)} and (${xs.map(exact).join(' or ')}))`;
+      }
       case 'contains':
       case 'startsWith':
-      case 'endsWith': {
-        const scope = objectParam ? `${alias}.object_uuid = ${objectParam}::uuid and ` : '';
-        return `(${scope}${alias}.tdoc ~ ${this.arg(this.regex(c.op, name, String(c.value)))})`;
-      }
+      case 'endsWith':
+        return this.pivot(alias, objectOf, name, `v.tf like ${this.arg(this.like(c.op, String(c.value)))}`);
       case 'gt':
-        return this.compare(this.typedValue(alias, c.field), '>', c.value as Scalar, c.field);
       case 'gte':
-        return this.compare(this.typedValue(alias, c.field), '>=', c.value as Scalar, c.field);
       case 'lt':
-        return this.compare(this.typedValue(alias, c.field), '<', c.value as Scalar, c.field);
       case 'lte':
-        return this.compare(this.typedValue(alias, c.field), '<=', c.value as Scalar, c.field);
       case 'between': {
-        const [lo, hi] = c.value as Scalar[];
+        const [lo, hi] = c.op === 'between' ? (c.value as Scalar[]) : [c.value as Scalar, c.value as Scalar];
+        const low = c.op === 'gt' || c.op === 'gte' || c.op === 'between';
+        const high = c.op === 'lt' || c.op === 'lte' || c.op === 'between';
+        const col = numeric ? 'v.n' : 'v.t';
+        // On text the pivot's prefix order bounds the full order (>= / <= prefixes); the value decides.
+        const bounds = [
+          ...(low ? [`${col} ${numeric && c.op === 'gt' ? '>' : '>='} ${pivotValue(lo!)}`] : []),
+          ...(high ? [`${col} ${numeric && c.op === 'lt' ? '<' : '<='} ${pivotValue(hi!)}`] : []),
+        ].join(' and ');
         const e = this.typedValue(alias, c.field);
-        return `(${this.compare(e, '>=', lo!, c.field)} and ${this.compare(e, '<=', hi!, c.field)})`;
+        const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+        const check = c.op === 'between' ? `(${this.compare(e, '>=', lo!, c.field)} and ${this.compare(e, '<=', hi!, c.field)})` : this.compare(e, op[c.op], lo!, c.field);
+        return `(${this.pivot(alias, objectOf, name, bounds)} and ${check})`;
       }
     }
     throw new Error(`no SQL for ${c.op}`);
   }
 
-  private positive(alias: string, c: Condition, objectParam: string | null): string {
+  private positive(alias: string, c: Condition, objectParam: string): string {
     if (c.field.relation) {
       const path = this.relations[c.field.relation];
       if (!path) throw new Error(`relation ${c.field.relation} has no path`);
       const [self, other] = path.side === 'origin' ? ['from_record', 'to_record'] : ['to_record', 'from_record'];
-      const inner = c.field.system ? this.systemPositive('o', c) : this.propertyPositive('o', c, null);
+      let otherParam: string | undefined;
+      const inner = c.field.system ? this.systemPositive('o', c) : this.propertyPositive('o', c, () => (otherParam ??= this.arg(path.otherObjectUuid, '::uuid')));
       return `exists (select 1 from rm_record_links l join records o on o.tenant = l.tenant and o.uuid = l.${other} and o.is_primary and o.deleted_at is null
         where l.tenant = ${alias}.tenant and l.relation_uuid = ${this.arg(path.relationUuid, '::uuid')} and l.${self} = ${alias}.uuid and l.connected and ${inner})`;
     }
-    return c.field.system ? this.systemPositive(alias, c) : this.propertyPositive(alias, c, objectParam);
+    return c.field.system ? this.systemPositive(alias, c) : this.propertyPositive(alias, c, () => objectParam);
   }
 
-  condition(alias: string, c: Condition, objectParam: string | null): string {
+  condition(alias: string, c: Condition, objectParam: string): string {
     const positive = complementOf[c.op];
     if (positive) return `not ${this.positive(alias, { ...c, op: positive }, objectParam)}`;
     return this.positive(alias, c, objectParam);
   }
 
-  filter(alias: string, f: CompiledFilter, objectParam: string | null): string[] {
+  filter(alias: string, f: CompiledFilter, objectParam: string): string[] {
     const where = f.all.map((c) => this.condition(alias, c, objectParam));
     if (f.anyOf.length > 0) {
       where.push(`(${f.anyOf.map((g) => (g.length === 0 ? 'true' : `(${g.map((c) => this.condition(alias, c, objectParam)).join(' and ')})`)).join(' or ')})`);

@@ -37,7 +37,7 @@ export async function relationCatalog(db: Db, tenant: string, objectUuid: string
     const other = byUuid.get(end.otherObjectUuid);
     if (!other || Object.hasOwn(relations, name)) continue;
     relations[name] = { properties: catalogOf([other]) };
-    paths[name] = { relationUuid: end.relationUuid, side: end.side };
+    paths[name] = { relationUuid: end.relationUuid, side: end.side, otherObjectUuid: end.otherObjectUuid };
   }
   return { relations, paths };
 }
