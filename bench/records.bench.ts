@@ -62,7 +62,7 @@ interface Req {
   body?: unknown;
 }
 
-function request(req: Req, token: string): Promise<number> {
+function request(req: Req, token: string, body?: (text: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     const r = http.request(
@@ -75,8 +75,13 @@ function request(req: Req, token: string): Promise<number> {
         headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        let text = '';
+        if (body) res.on('data', (d) => (text += d));
+        else res.resume();
+        res.on('end', () => {
+          body?.(text);
+          resolve(res.statusCode ?? 0);
+        });
       },
     );
     r.on('error', reject);
@@ -131,6 +136,10 @@ async function bench(label: string, n: number, env: Record<string, string>) {
   const fragment = syllableWord(3).slice(0, 4);
   const filtered = { filters: [{ key: 'name', operator: 'contains', value: fragment }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], limit: 25 };
   const figures: Figure[] = [];
+  // How many records the filtered query matches (page 200 starts at the 4,976th).
+  let matches = 0;
+  await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } }, token, (text) => (matches = JSON.parse(text).total));
+  process.stdout.write(`  the filtered query matches ${matches.toLocaleString('en-US')} records\n`);
   try {
     figures.push(await measure('create', token, (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: benchRecord(n + 10_000_000 + i) } })));
     figures.push(await measure('get by uuid', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
