@@ -9,6 +9,9 @@ export interface CatchUpSource {
   pollMs: number;
 }
 
+const FAST_POLL_MS = 20;
+const RECENT_WAKE_MS = 1000;
+
 /**
  * A live feed built from reads: read batches after the checkpoint until one comes back short,
  * then sleep until woken (or the poll fires), and read again. Emits each event exactly once.
@@ -19,6 +22,7 @@ export function catchUpSubscription(source: CatchUpSource, after: string | undef
     let closed = false;
     let pending = false;
     let timer: NodeJS.Timeout | undefined;
+    let lastWake = 0;
     let running = false;
 
     const run = async () => {
@@ -47,13 +51,19 @@ export function catchUpSubscription(source: CatchUpSource, after: string | undef
         running = false;
         if (!closed) {
           clearTimeout(timer);
-          timer = setTimeout(run, source.pollMs);
+          // Right after a wake, an append may still be invisible behind another open transaction
+          // (the xmin horizon): look again soon instead of waiting for the slow poll.
+          const recentlyWoken = Date.now() - lastWake < RECENT_WAKE_MS;
+          timer = setTimeout(run, recentlyWoken ? Math.min(FAST_POLL_MS, source.pollMs) : source.pollMs);
           timer.unref();
         }
       }
     };
 
-    const wakeSub = source.wake.subscribe(() => void run());
+    const wakeSub = source.wake.subscribe(() => {
+      lastWake = Date.now();
+      void run();
+    });
     void run();
     return () => {
       closed = true;
