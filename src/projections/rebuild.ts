@@ -3,6 +3,8 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { applyProjections } from './apply.js';
 
+const HORIZON_WAIT_MS = 60_000;
+
 export interface RebuildResult {
   events: number;
   ms: number;
@@ -16,11 +18,21 @@ export async function rebuildReadModels(db: Db, store: EventStore, projections: 
   const started = Date.now();
   const tables = [...new Set(projections.flatMap((p) => p.tables))];
   let events = 0;
+  // Every event committed before the rebuild must be replayed. The gap-safe reader holds back
+  // events behind any open transaction on the server (even in another database), so an empty
+  // batch before this count is reached means "wait", not "done".
+  const committed = store.name === 'eventstoredb' ? 0 : Number((await db.query<{ n: number }>('select count(*)::int8 as n from events'))[0]!.n);
+  const deadline = Date.now() + HORIZON_WAIT_MS;
   if (tables.length > 0) await db.query(`truncate ${tables.map((t) => `"${t}"`).join(', ')}`);
   let after: string | undefined;
   for (;;) {
     const batch = await store.readAll({ after, maxCount: batchSize });
-    if (batch.length === 0) break;
+    if (batch.length === 0) {
+      if (events >= committed) break;
+      if (Date.now() > deadline) throw new Error(`rebuild: ${committed - events} committed events stayed unreadable for ${HORIZON_WAIT_MS} ms (a long transaction holds the xmin horizon)`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
     await db.transaction((tx) => applyProjections(projections, batch, tx));
     events += batch.length;
     after = batch[batch.length - 1]!.checkpoint;
