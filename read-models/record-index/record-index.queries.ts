@@ -2,7 +2,7 @@ import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter
 import type { Sql } from '../../projections/projection.js';
 import { objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
-import { archivedClause, SqlBuilder, type RelationPath } from './record-index.sql.js';
+import { archivedClause, sqlBuilder, type RelationPath } from './record-index.sql.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
 export interface IndexTarget {
@@ -31,7 +31,7 @@ const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && re
  */
 export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest): Promise<IndexResult> {
   if (isPlain(req)) return plainPage(sql, target, req);
-  const b = new SqlBuilder([target.tenant, target.objectUuid], target.relations);
+  const b = sqlBuilder([target.tenant, target.objectUuid], target.relations);
   const where = ['r.tenant = $1', 'r.object_uuid = $2::uuid', archivedClause('r', req.archived), ...b.filter('r', req.filter, '$2')];
   const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: s.direction }));
   if (req.query) {
@@ -58,7 +58,7 @@ async function totalOf(sql: Sql, target: IndexTarget, archived: CompiledIndexReq
 
 /** An unfiltered page: in createdAt order from its index, or by a property through the ordered pivot. */
 async function plainPage(sql: Sql, target: IndexTarget, req: CompiledIndexRequest): Promise<IndexResult> {
-  const b = new SqlBuilder([target.tenant, target.objectUuid]);
+  const b = sqlBuilder([target.tenant, target.objectUuid]);
   const scope = `r.tenant = $1 and r.object_uuid = $2::uuid and ${archivedClause('r', req.archived)}`;
   const sort = effectiveSort(req.sort);
   const first = sort[0]!;

@@ -17,27 +17,20 @@ export interface RelationPath {
  * no client text reaches the SQL. Each predicate is NULL-safe, so NOT is the exact complement the
  * in-memory evaluator uses.
  */
-export class SqlBuilder {
-  readonly params: unknown[];
+export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Record<string, RelationPath>> = {}) {
+  const params = [...initial];
 
-  constructor(
-    params: unknown[],
-    private readonly relations: Readonly<Record<string, RelationPath>> = {},
-  ) {
-    this.params = [...params];
-  }
-
-  arg(value: unknown, cast = ''): string {
-    this.params.push(value);
-    return `$${this.params.length}${cast}`;
+  function arg(value: unknown, cast = ''): string {
+    params.push(value);
+    return `$${params.length}${cast}`;
   }
 
   /** A property name as a SQL literal (names are identifiers; quotes doubled regardless). */
-  private lit(name: string) {
+  function lit(name: string) {
     return `'${name.replace(/'/g, "''")}'`;
   }
 
-  private systemColumn(alias: string, field: FieldRef) {
+  function systemColumn(alias: string, field: FieldRef) {
     switch (field.name) {
       case 'uuid':
         return `${alias}.uuid`;
@@ -54,73 +47,73 @@ export class SqlBuilder {
   }
 
   /** A scalar property's typed value (NULL when missing or of another JSON type). */
-  private typedValue(alias: string, field: FieldRef) {
-    const v = `${alias}.vals -> ${this.lit(field.name)}`;
+  function typedValue(alias: string, field: FieldRef) {
+    const v = `${alias}.vals -> ${lit(field.name)}`;
     switch (field.type) {
       case 'number':
         return `(case when jsonb_typeof(${v}) = 'number' then (${v})::float8 end)`;
       case 'boolean':
         return `(case when jsonb_typeof(${v}) = 'boolean' then (${v})::boolean end)`;
       default:
-        return `(case when jsonb_typeof(${v}) = 'string' then ${alias}.vals ->> ${this.lit(field.name)} end) collate "C"`;
+        return `(case when jsonb_typeof(${v}) = 'string' then ${alias}.vals ->> ${lit(field.name)} end) collate "C"`;
     }
   }
 
   /** The expression a field sorts by (NULL when the record has no value). */
-  sortExpression(alias: string, field: FieldRef) {
-    return field.system ? this.systemColumn(alias, field) : this.typedValue(alias, field);
+  function sortExpression(alias: string, field: FieldRef) {
+    return field.system ? systemColumn(alias, field) : typedValue(alias, field);
   }
 
-  private like(kind: 'contains' | 'startsWith' | 'endsWith', term: string) {
+  function like(kind: 'contains' | 'startsWith' | 'endsWith', term: string) {
     const esc = fold(term).replace(/[\\%_]/g, (c) => `\\${c}`);
     return kind === 'startsWith' ? `${esc}%` : kind === 'contains' ? `%${esc}%` : `%${esc}`;
   }
 
-  private compare(expr: string, op: string, value: Scalar, field: FieldRef) {
+  function compare(expr: string, op: string, value: Scalar, field: FieldRef) {
     const cast = field.type === 'number' ? '::float8' : field.type === 'timestamp' ? '::int8' : field.type === 'boolean' ? '::boolean' : field.type === 'uuid' ? '::uuid' : '::text collate "C"';
-    return `coalesce(${expr} ${op} ${this.arg(value, cast)}, false)`;
+    return `coalesce(${expr} ${op} ${arg(value, cast)}, false)`;
   }
 
   /** A positive condition on a system field of `alias`. */
-  private systemPositive(alias: string, c: Condition): string {
-    const col = this.systemColumn(alias, c.field);
+  function systemPositive(alias: string, c: Condition): string {
+    const col = systemColumn(alias, c.field);
     const text = c.field.type === 'uuid' ? `${col}::text` : col;
     switch (c.op) {
       case 'isnotnull':
       case 'isnotempty':
         return `(${col} is not null)`;
       case 'equals':
-        return this.compare(col, '=', c.value as Scalar, c.field);
+        return compare(col, '=', c.value as Scalar, c.field);
       case 'in':
-        return `coalesce(${col} = any(${this.arg(c.value, c.field.type === 'uuid' ? '::uuid[]' : '::int8[]')}), false)`;
+        return `coalesce(${col} = any(${arg(c.value, c.field.type === 'uuid' ? '::uuid[]' : '::int8[]')}), false)`;
       case 'contains':
       case 'startsWith':
       case 'endsWith':
-        return `coalesce(lower(${text}) like ${this.arg(this.like(c.op, String(c.value)))}, false)`;
+        return `coalesce(lower(${text}) like ${arg(like(c.op, String(c.value)))}, false)`;
       case 'gt':
-        return this.compare(col, '>', c.value as Scalar, c.field);
+        return compare(col, '>', c.value as Scalar, c.field);
       case 'gte':
-        return this.compare(col, '>=', c.value as Scalar, c.field);
+        return compare(col, '>=', c.value as Scalar, c.field);
       case 'lt':
-        return this.compare(col, '<', c.value as Scalar, c.field);
+        return compare(col, '<', c.value as Scalar, c.field);
       case 'lte':
-        return this.compare(col, '<=', c.value as Scalar, c.field);
+        return compare(col, '<=', c.value as Scalar, c.field);
       case 'between': {
         const [lo, hi] = c.value as Scalar[];
-        return `(${this.compare(col, '>=', lo!, c.field)} and ${this.compare(col, '<=', hi!, c.field)})`;
+        return `(${compare(col, '>=', lo!, c.field)} and ${compare(col, '<=', hi!, c.field)})`;
       }
     }
     throw new Error(`no SQL for ${c.op}`);
   }
 
   /** The pivot key of a property of the object `objectParam` (an init plan: resolved once per query). */
-  private fid(objectParam: string, name: string) {
-    return `(select f.fid from record_fields f where f.tenant = $1 and f.object_uuid = ${objectParam}::uuid and f.name = ${this.lit(name)})`;
+  function fid(objectParam: string, name: string) {
+    return `(select f.fid from record_fields f where f.tenant = $1 and f.object_uuid = ${objectParam}::uuid and f.name = ${lit(name)})`;
   }
 
   /** `alias`'s row has a pivot atom of the property satisfying `cond` (over `v`): an index probe or scan of the pivot. */
-  private pivot(alias: string, objectOf: () => string, name: string, cond: string) {
-    return `${alias}.rid in (select v.rid from record_values v where v.fid = ${this.fid(objectOf(), name)} and ${cond})`;
+  function pivot(alias: string, objectOf: () => string, name: string, cond: string) {
+    return `${alias}.rid in (select v.rid from record_values v where v.fid = ${fid(objectOf(), name)} and ${cond})`;
   }
 
   /**
@@ -128,14 +121,14 @@ export class SqlBuilder {
    * and text matching go through the pivot (its indexes); where the pivot keeps only a prefix
    * (text beyond 200 characters) the record's own value decides exactly.
    */
-  private propertyPositive(alias: string, c: Condition, objectOf: () => string): string {
+  function propertyPositive(alias: string, c: Condition, objectOf: () => string): string {
     const name = c.field.name;
-    const key = this.lit(name);
+    const key = lit(name);
     const v = `${alias}.vals -> ${key}`;
     const list = c.field.type === 'list';
     const numeric = c.field.type === 'number' || c.field.type === 'boolean';
-    const pivotValue = (x: Scalar) => (numeric ? this.arg(typeof x === 'boolean' ? Number(x) : x, '::float8') : `left(${this.arg(x, '::text')}, 200) collate "C"`);
-    const exact = (x: Scalar) => `${alias}.vals @> ${this.arg(JSON.stringify({ [name]: list ? [x] : x }), '::jsonb')}`;
+    const pivotValue = (x: Scalar) => (numeric ? arg(typeof x === 'boolean' ? Number(x) : x, '::float8') : `left(${arg(x, '::text')}, 200) collate "C"`);
+    const exact = (x: Scalar) => `${alias}.vals @> ${arg(JSON.stringify({ [name]: list ? [x] : x }), '::jsonb')}`;
     switch (c.op) {
       case 'isnotnull':
         return list ? `coalesce(jsonb_typeof(${v}) = 'array' and jsonb_array_length(${v}) > 0, false)` : `(${alias}.vals ? ${key})`;
@@ -145,17 +138,17 @@ export class SqlBuilder {
         return `coalesce(${v} <> '""'::jsonb, false)`;
       case 'equals': {
         const x = c.value as Scalar;
-        return `(${this.pivot(alias, objectOf, name, `v.${numeric ? 'n' : 't'} = ${pivotValue(x)}`)} and ${exact(x)})`;
+        return `(${pivot(alias, objectOf, name, `v.${numeric ? 'n' : 't'} = ${pivotValue(x)}`)} and ${exact(x)})`;
       }
       case 'in': {
         const xs = c.value as Scalar[];
-        const inPivot = numeric ? `v.n = any(${this.arg(xs.map(Number), '::float8[]')})` : `v.t = any(${this.arg(xs.map((x) => String(x).slice(0, 200)), '::text[]')}::text[] collate "C")`;
-        return `(${this.pivot(alias, objectOf, name, inPivot)} and (${xs.map(exact).join(' or ')}))`;
+        const inPivot = numeric ? `v.n = any(${arg(xs.map(Number), '::float8[]')})` : `v.t = any(${arg(xs.map((x) => String(x).slice(0, 200)), '::text[]')}::text[] collate "C")`;
+        return `(${pivot(alias, objectOf, name, inPivot)} and (${xs.map(exact).join(' or ')}))`;
       }
       case 'contains':
       case 'startsWith':
       case 'endsWith':
-        return this.pivot(alias, objectOf, name, `v.tf like ${this.arg(this.like(c.op, String(c.value)))}`);
+        return pivot(alias, objectOf, name, `v.tf like ${arg(like(c.op, String(c.value)))}`);
       case 'gt':
       case 'gte':
       case 'lt':
@@ -170,48 +163,51 @@ export class SqlBuilder {
           ...(low ? [`${col} ${numeric && c.op === 'gt' ? '>' : '>='} ${pivotValue(lo!)}`] : []),
           ...(high ? [`${col} ${numeric && c.op === 'lt' ? '<' : '<='} ${pivotValue(hi!)}`] : []),
         ].join(' and ');
-        const e = this.typedValue(alias, c.field);
+        const e = typedValue(alias, c.field);
         const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-        const check = c.op === 'between' ? `(${this.compare(e, '>=', lo!, c.field)} and ${this.compare(e, '<=', hi!, c.field)})` : this.compare(e, op[c.op], lo!, c.field);
-        return `(${this.pivot(alias, objectOf, name, bounds)} and ${check})`;
+        const check = c.op === 'between' ? `(${compare(e, '>=', lo!, c.field)} and ${compare(e, '<=', hi!, c.field)})` : compare(e, op[c.op], lo!, c.field);
+        return `(${pivot(alias, objectOf, name, bounds)} and ${check})`;
       }
     }
     throw new Error(`no SQL for ${c.op}`);
   }
 
-  private positive(alias: string, c: Condition, objectParam: string): string {
+  function positive(alias: string, c: Condition, objectParam: string): string {
     if (c.field.relation) {
-      const path = this.relations[c.field.relation];
+      const path = relations[c.field.relation];
       if (!path) throw new Error(`relation ${c.field.relation} has no path`);
       const [self, other] = path.side === 'origin' ? ['from_record', 'to_record'] : ['to_record', 'from_record'];
       let otherParam: string | undefined;
-      const inner = c.field.system ? this.systemPositive('o', c) : this.propertyPositive('o', c, () => (otherParam ??= this.arg(path.otherObjectUuid, '::uuid')));
+      const inner = c.field.system ? systemPositive('o', c) : propertyPositive('o', c, () => (otherParam ??= arg(path.otherObjectUuid, '::uuid')));
       return `exists (select 1 from rm_record_links l join records o on o.tenant = l.tenant and o.uuid = l.${other} and o.is_primary and o.deleted_at is null
-        where l.tenant = ${alias}.tenant and l.relation_uuid = ${this.arg(path.relationUuid, '::uuid')} and l.${self} = ${alias}.uuid and l.connected and ${inner})`;
+        where l.tenant = ${alias}.tenant and l.relation_uuid = ${arg(path.relationUuid, '::uuid')} and l.${self} = ${alias}.uuid and l.connected and ${inner})`;
     }
-    return c.field.system ? this.systemPositive(alias, c) : this.propertyPositive(alias, c, () => objectParam);
+    return c.field.system ? systemPositive(alias, c) : propertyPositive(alias, c, () => objectParam);
   }
 
-  condition(alias: string, c: Condition, objectParam: string): string {
-    const positive = complementOf[c.op];
-    if (positive) return `not ${this.positive(alias, { ...c, op: positive }, objectParam)}`;
-    return this.positive(alias, c, objectParam);
+  function condition(alias: string, c: Condition, objectParam: string): string {
+    const complemented = complementOf[c.op];
+    if (complemented) return `not ${positive(alias, { ...c, op: complemented }, objectParam)}`;
+    return positive(alias, c, objectParam);
   }
 
-  filter(alias: string, f: CompiledFilter, objectParam: string): string[] {
-    const where = f.all.map((c) => this.condition(alias, c, objectParam));
+  function filter(alias: string, f: CompiledFilter, objectParam: string): string[] {
+    const where = f.all.map((c) => condition(alias, c, objectParam));
     if (f.anyOf.length > 0) {
-      where.push(`(${f.anyOf.map((g) => (g.length === 0 ? 'true' : `(${g.map((c) => this.condition(alias, c, objectParam)).join(' and ')})`)).join(' or ')})`);
+      where.push(`(${f.anyOf.map((g) => (g.length === 0 ? 'true' : `(${g.map((c) => condition(alias, c, objectParam)).join(' and ')})`)).join(' or ')})`);
     }
     return where;
   }
 
-  orderBy(alias: string, sort: readonly CompiledSort[]): string {
+  function orderBy(alias: string, sort: readonly CompiledSort[]): string {
     return effectiveSort(sort)
-      .map((s) => `${this.sortExpression(alias, s.field)} ${s.direction} nulls last`)
+      .map((s) => `${sortExpression(alias, s.field)} ${s.direction} nulls last`)
       .join(', ');
   }
+  return { params, arg, sortExpression, condition, filter, orderBy };
 }
+
+export type SqlBuilder = ReturnType<typeof sqlBuilder>;
 
 export function archivedClause(alias: string, mode: CompiledIndexRequest['archived']) {
   return mode === 'include' ? 'true' : mode === 'only' ? `${alias}.deleted_at is not null` : `${alias}.deleted_at is null`;
