@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditFields, auditFieldsOf } from '../http/audit-fields.js';
 import type { SyncRow } from '../../read-models/syncs.queries.js';
 
 const mapping = z.object({ source: z.string().min(1).max(200).describe('Property of the source object'), target: z.string().min(1).max(200).describe('Property of the target object') }).strict();
@@ -19,8 +20,6 @@ export const updateSyncBodySchema = z
   .strict()
   .meta({ id: 'SyncUpdate' });
 
-const actorRef = z.object({ uuid: z.string() }).nullable();
-
 export const syncSchema = z
   .object({
     uuid: z.string(),
@@ -33,18 +32,9 @@ export const syncSchema = z
     relationUuid: z.string(),
     mappings: z.array(z.object({ source: z.string(), target: z.string() })),
     enabled: z.boolean(),
-    index: z.number().int(),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    createdBy: actorRef,
-    updatedBy: actorRef,
-    deletedBy: actorRef,
-    revision: z.number().int(),
+    ...auditFields,
   })
   .meta({ id: 'Sync' });
-
-const ref = (uuid: string | null) => (uuid ? { uuid } : null);
 
 export const toSync = (row: SyncRow): z.infer<typeof syncSchema> => ({
   uuid: row.sync_uuid,
@@ -57,12 +47,5 @@ export const toSync = (row: SyncRow): z.infer<typeof syncSchema> => ({
   relationUuid: row.relation_uuid,
   mappings: row.mappings,
   enabled: row.enabled,
-  index: row.idx,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  createdBy: ref(row.created_by),
-  updatedBy: ref(row.updated_by),
-  deletedBy: ref(row.deleted_by),
-  revision: row.revision,
+  ...auditFieldsOf(row),
 });

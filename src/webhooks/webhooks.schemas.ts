@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditFields, auditFieldsOf } from '../http/audit-fields.js';
 import { TOPIC_GRAMMAR } from '../../aggregates/webhook/webhook.topics.js';
 import {
   MAX_BACKOFF_MS,
@@ -42,8 +43,6 @@ export const updateWebhookBodySchema = z
   .object({ ...fields, url: fields.url.optional(), secret: fields.secret.optional(), topic: fields.topic.optional() })
   .meta({ id: 'WebhookUpdate' });
 
-const actorRef = z.object({ uuid: z.string() }).nullable();
-
 /** Spec 2.9 as answered: every field but the secret. */
 export const webhookSchema = z
   .object({
@@ -61,19 +60,10 @@ export const webhookSchema = z
     retryEnabled: z.boolean(),
     maxRetries: z.number().int(),
     retryBackoffMs: z.number().int(),
-    index: z.number().int(),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    createdBy: actorRef,
-    updatedBy: actorRef,
-    deletedBy: actorRef,
-    revision: z.number().int(),
+    ...auditFields,
   })
   .meta({ id: 'Webhook' });
 export type WebhookView = z.infer<typeof webhookSchema>;
-
-const ref = (uuid: string | null) => (uuid ? { uuid } : null);
 
 export const toWebhook = (row: WebhookRow): WebhookView => ({
   uuid: row.webhook_uuid,
@@ -90,14 +80,7 @@ export const toWebhook = (row: WebhookRow): WebhookView => ({
   retryEnabled: row.retry_enabled,
   maxRetries: row.max_retries,
   retryBackoffMs: row.retry_backoff_ms,
-  index: row.idx,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  createdBy: ref(row.created_by),
-  updatedBy: ref(row.updated_by),
-  deletedBy: ref(row.deleted_by),
-  revision: row.revision,
+  ...auditFieldsOf(row),
 });
 
 export const formatSchema = z.object({ name: z.enum(webhookFormats), description: z.string() }).meta({ id: 'WebhookFormat' });
