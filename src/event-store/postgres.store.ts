@@ -10,6 +10,8 @@ import { appendStatement } from './postgres.append.js';
 
 const CHANNEL = 'platform_events';
 const START = '0:0';
+// Appends within this window share one NOTIFY: other processes learn of them within it.
+const NOTIFY_COALESCE_MS = 20;
 
 interface EventRow {
   position: number;
@@ -107,7 +109,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     setTimeout(() => {
       notifyScheduled = false;
       if (!closed) db.query(`select pg_notify('${CHANNEL}', '')`).catch(() => {});
-    }, 2).unref();
+    }, NOTIFY_COALESCE_MS).unref();
   }
 
   async function appendIn(sql: Sql, tenant: string, streamId: string, events: NewEvent[], expected: ExpectedRevision) {
