@@ -29,13 +29,17 @@ export interface RecordViewRow extends RecordRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const viewSql = (where: string, links: boolean) => `
+const viewSql = (where: string, links: boolean, definitions = true) => `
 select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
        r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision,
        (select coalesce(json_agg(json_build_object('uuid', o.object_uuid, 'name', o.name) order by o.object_uuid <> r.primary_object_uuid, o.name), '[]'::json)
           from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null) as object_names,
-       (select coalesce(json_agg(p order by p.object_uuid <> r.primary_object_uuid, p.created_at, p.name), '[]'::json)
-          from rm_properties p where p.tenant = r.tenant and p.object_uuid = any(r.primary_object_uuid || r.extends) and p.deleted_at is null) as properties,
+       ${
+         definitions
+           ? `(select coalesce(json_agg(p order by p.object_uuid <> r.primary_object_uuid, p.object_uuid, p.created_at, p.name), '[]'::json)
+          from rm_properties p where p.tenant = r.tenant and p.object_uuid = any(r.primary_object_uuid || r.extends) and p.deleted_at is null)`
+           : `'[]'::json`
+       } as properties,
        (select coalesce(json_agg(json_build_object('uuid', t.team_uuid, 'name', t.name) order by t.name, t.team_uuid), '[]'::json)
           from team_records tr join teams t on t.tenant = tr.tenant and t.team_uuid = tr.team_uuid and t.deleted_at is null
          where tr.tenant = $3::uuid and tr.record_uuid = r.uuid) as teams,
@@ -61,8 +65,8 @@ select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r
 const statements = {
   one: viewSql('r.uuid = $2 and r.is_primary', true),
   oneNoLinks: viewSql('r.uuid = $2 and r.is_primary', false),
-  many: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', true),
-  manyNoLinks: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', false),
+  many: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', true, false),
+  manyNoLinks: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', false, false),
 };
 
 const teamTenant = (tenant: string) => (UUID.test(tenant) ? tenant : null);
@@ -74,7 +78,10 @@ export async function recordView(sql: Sql, tenant: string, uuid: string, opts: {
   return row ?? null;
 }
 
-/** Several records of the tenant, in the order of `uuids` (unknown ones left out). */
+/**
+ * Several records of the tenant, in the order of `uuids` (unknown ones left out). Without their
+ * property definitions (`properties` is empty): a page shares them, the caller has them.
+ */
 export async function recordViews(sql: Sql, tenant: string, uuids: readonly string[], opts: { links?: boolean } = {}): Promise<RecordViewRow[]> {
   if (uuids.length === 0) return [];
   const links = opts.links ?? true;

@@ -77,7 +77,7 @@ export async function loadRecordWithObjects(sql: Sql, tenant: string, uuid: stri
             (select coalesce(json_agg(json_build_object('object_uuid', o.object_uuid, 'name', o.name, 'label', o.label, 'properties',
                       coalesce((select json_agg(p order by p.created_at, p.name) from rm_properties p
                                  where p.tenant = o.tenant and p.object_uuid = o.object_uuid and p.deleted_at is null), '[]'::json))
-                    order by o.object_uuid <> r.primary_object_uuid, o.name), '[]'::json)
+                    order by o.object_uuid <> r.primary_object_uuid, o.object_uuid), '[]'::json)
                from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null) as objects
        from records r where r.tenant = $1 and r.uuid = $2 and r.is_primary`,
     [tenant, uuid],

@@ -10,7 +10,7 @@ import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
-import { objectNotFound, type Created } from './records.service.js';
+import { definitionsOf, objectNotFound, type Created } from './records.service.js';
 
 export const catalogOf = (objects: readonly RecordObject[]): FilterCatalog['properties'] => {
   const out: Record<string, ReturnType<typeof filterFieldOf>> = {};
@@ -64,7 +64,12 @@ export function makeRecordReads(deps: { db: Db }) {
     const { total, uuids } = await indexRecords(db, { tenant, objectUuid: object.objectUuid, relations: paths }, compiled);
     const rows = await recordViews(db, tenant, uuids, { links: opts.format === 'EXPANDED' || (req.show?.includes('relations') ?? true) });
     const fields = compiled.show ? new Set(compiled.show) : opts.fields;
-    return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields })) };
+    // The page shares the object's definitions; records extending (or extended into) other objects add theirs.
+    const wanted = [...new Set(rows.flatMap((r) => [r.primary_object_uuid, ...r.extends]))].filter((u) => u !== object.objectUuid);
+    const byUuid = new Map([object, ...(await loadRecordObjects(db, tenant, wanted))].map((o) => [o.objectUuid, o]));
+    const defsOf = (r: RecordViewRow) =>
+      definitionsOf([r.primary_object_uuid, ...[...r.extends].sort()].flatMap((u) => byUuid.get(u) ?? []));
+    return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields }, defsOf(r))) };
   }
 
   // Display names of writers, kept a minute: a create answers without reading its record back.
@@ -104,7 +109,7 @@ export function makeRecordReads(deps: { db: Db }) {
       users: await userRef(ctx.userUuid, ctx.now),
       links: [],
     };
-    return toRecordView(row, opts, done.definitions);
+    return toRecordView(row, opts, definitionsOf([primary!, ...[...extended].sort((a, b) => (a.objectUuid < b.objectUuid ? -1 : 1))]));
   }
 
   return { one, page, created, objectNotFound };

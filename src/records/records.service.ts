@@ -33,7 +33,7 @@ export interface Created extends Written {
 }
 
 /** The definitions a record is checked against: its object's, then those its extended objects add. */
-function definitionsOf(objects: readonly RecordObject[]): PropertyDefinition[] {
+export function definitionsOf(objects: readonly RecordObject[]): PropertyDefinition[] {
   const seen = new Map<string, PropertyDefinition>();
   for (const o of objects) for (const p of o.properties) if (!seen.has(p.name)) seen.set(p.name, p);
   return [...seen.values()];

@@ -72,6 +72,9 @@ describe('extended objects (spec 1.4)', () => {
     expect((await data(t.app, admin, 'GET', `/api/v2/${employees.name}/${rec.uuid}`)).uuid).toBe(rec.uuid);
     const inEmployees = await index(t.app, admin, employees.name, { filters: [{ key: 'salary', operator: 'gte', value: 50 }] });
     expect(inEmployees.body.data.map((r: { uuid: string }) => r.uuid)).toEqual([rec.uuid]);
+    // A list shows a record as its own read does, whichever object's list it is in.
+    expect(inEmployees.body.data[0]).toEqual(await data(t.app, admin, 'GET', `/api/v2/records/${rec.uuid}`));
+    expect((await index(t.app, admin, people.name, { filters: [{ key: 'uuid', operator: 'equals', value: rec.uuid }] })).body.data[0]).toEqual(rec);
     // The extended object's unique property holds across its records.
     expectErrorBody(await call(t.app, admin, 'POST', `/api/v2/${employees.name}`, { properties: { badge: 'B-1' } }), 400, 'VALIDATION');
 
