@@ -6,7 +6,7 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
