@@ -1,7 +1,8 @@
 import type { SyncMapping } from '../aggregates/sync/sync.events.js';
 import type { Sql } from '../projections/projection.js';
+import type { AuditRow } from './audit-row.js';
 
-export interface SyncRow {
+export interface SyncRow extends AuditRow {
   tenant: string;
   sync_uuid: string;
   name: string;
@@ -13,14 +14,6 @@ export interface SyncRow {
   relation_uuid: string;
   mappings: SyncMapping[];
   enabled: boolean;
-  idx: number;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-  created_by: string | null;
-  updated_by: string | null;
-  deleted_by: string | null;
-  revision: number;
 }
 
 /** A sync of the tenant, deleted or not (null when the tenant has none with this uuid). */

@@ -1,8 +1,9 @@
 import type { WebhookFilter, WebhookFormat } from '../aggregates/webhook/webhook.schemas.js';
 import type { Sql } from '../projections/projection.js';
 import { recordColumns, type RecordRow } from './records.queries.js';
+import type { AuditRow } from './audit-row.js';
 
-export interface WebhookRow {
+export interface WebhookRow extends AuditRow {
   tenant: string;
   webhook_uuid: string;
   app_uuid: string | null;
@@ -18,14 +19,6 @@ export interface WebhookRow {
   retry_enabled: boolean;
   max_retries: number;
   retry_backoff_ms: number;
-  idx: number;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-  created_by: string | null;
-  updated_by: string | null;
-  deleted_by: string | null;
-  revision: number;
 }
 
 /** A live (not deleted) webhook of the tenant; `appUuid` undefined: any owner, null: the company's own. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AuditRow } from '../../read-models/audit-row.js';
 
 /** Who did it: a record-like reference (spec 2.3 carries more; the uuid is what we hold). */
 export const actorRefSchema = z.object({ uuid: z.string() }).nullable();
@@ -15,16 +16,6 @@ export const auditFields = {
   revision: z.number().int(),
 };
 
-export interface AuditRow {
-  idx: number;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-  created_by: string | null;
-  updated_by: string | null;
-  deleted_by: string | null;
-  revision: number;
-}
 
 const ref = (uuid: string | null) => (uuid ? { uuid } : null);
 
