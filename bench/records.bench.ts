@@ -5,6 +5,10 @@
  * the server as its own process, then measures at concurrency 16 (BENCH_CONCURRENCY) for
  * BENCH_SECONDS each: create, get by uuid, update, index (contains + equals + date sort, page 1
  * and page 200) and a free-text query. Prints a table; not a test.
+ *
+ * BENCH_ONLY=pglite|postgres runs one; BENCH_DATABASE names the PostgreSQL database, BENCH_KEEP=1
+ * keeps it, BENCH_REUSE=1 measures a kept one again without seeding; BENCH_EXTRA=1 adds a rarer
+ * contains, unfiltered sorted pages and an equality on a unique-ish text (cost against candidates).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -126,16 +130,40 @@ function peakMemory(pid: number): { peak: number; now: number } {
   return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
 }
 
+/** BENCH_REUSE=1 on PostgreSQL: measure an already seeded database again (a new session for its biggest tenant). */
+async function reuse(url: string): Promise<Seeded> {
+  const { openSession } = await import('../src/auth/sessions.js');
+  const db = createPostgresDb({ connectionString: url, max: 1 });
+  const [t] = await db.query<{ tenant: string; user_uuid: string }>(
+    `select c.tenant, m.user_uuid from record_counts c join memberships m on m.tenant::text = c.tenant and m.role = 'ADMIN'
+      group by c.tenant, m.user_uuid order by sum(c.live) desc limit 1`,
+  );
+  const session = await openSession(db, { userUuid: t!.user_uuid, selectedCompany: t!.tenant, now: Date.now(), ttlMs: 24 * 3600 * 1000 });
+  const sample = (await db.query<{ uuid: string }>(`select uuid from records tablesample system (5) where tenant = $1 and is_primary limit 20000`, [t!.tenant])).map((r) => r.uuid);
+  await db.close();
+  return { token: session.token, tenant: t!.tenant, sample, importRate: 0 };
+}
+
 async function bench(label: string, n: number, env: Record<string, string>) {
-  process.stdout.write(`\n${label}: seeding ${n.toLocaleString('en-US')} records + 10 small tenants through the command path...\n`);
-  const seeded: Seeded = JSON.parse(await run(process.execPath, ['--import', 'tsx', 'bench/records.seed.ts'], { ...env, BENCH_N: String(n) }, true));
-  process.stdout.write(`  import: ${Math.round(seeded.importRate).toLocaleString('en-US')} records/s\n`);
+  let seeded: Seeded;
+  if (process.env.BENCH_REUSE && env.DATABASE_URL) {
+    process.stdout.write(`\n${label}: measuring the seeded database again (${n.toLocaleString('en-US')} records)\n`);
+    seeded = await reuse(env.DATABASE_URL);
+  } else {
+    process.stdout.write(`\n${label}: seeding ${n.toLocaleString('en-US')} records + 10 small tenants through the command path...\n`);
+    seeded = JSON.parse(await run(process.execPath, ['--import', 'tsx', 'bench/records.seed.ts'], { ...env, BENCH_N: String(n) }, true));
+    process.stdout.write(`  import: ${Math.round(seeded.importRate).toLocaleString('en-US')} records/s\n`);
+  }
   const server = await startServer(env);
   const { token, sample } = seeded;
   const pick = (i: number) => sample[(i * 7919) % sample.length]!;
   const fragment = syllableWord(3).slice(0, 4);
   const filtered = { filters: [{ key: 'name', operator: 'contains', value: fragment }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], limit: 25 };
   const figures: Figure[] = [];
+  if (process.env.BENCH_REUSE) {
+    figures.push(await measure('get by uuid (warm-up)', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
+    figures.length = 0;
+  }
   // How many records the filtered query matches (page 200 starts at the 4,976th).
   let matches = 0;
   await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } }, token, (text) => (matches = JSON.parse(text).total));
@@ -147,6 +175,18 @@ async function bench(label: string, n: number, env: Record<string, string>) {
     figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
     figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
     figures.push(await measure(`free text "${syllableWord(11)}"`, token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
+    if (process.env.BENCH_EXTRA) {
+      // How the cost follows the candidates: a rarer fragment, and unfiltered lists.
+      const rare = syllableWord(3);
+      const rareFilter = { ...filtered, filters: [{ key: 'name', operator: 'contains', value: rare }, filtered.filters[1]] };
+      let rareMatches = 0;
+      await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...rareFilter, page: 1 } }, token, (text) => (rareMatches = JSON.parse(text).total));
+      figures.push(await measure(`index: name contains "${rare}" (${rareMatches} matches), status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...rareFilter, page: 1 } })));
+      figures.push(await measure('index: unfiltered, due desc, page 1', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { sort: [{ key: 'due', direction: 'desc' }], page: 1 } })));
+      figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { sort: [{ key: 'due', direction: 'desc' }], page: 200 } })));
+      figures.push(await measure('index: unfiltered, default order, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { page: 200 } })));
+      figures.push(await measure('index: email equals one address', token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { filters: [{ key: 'email', operator: 'equals', value: `contact${(i * 7919) % n}@${syllableWord((i * 7919) % n)}.example` }] } })));
+    }
   } finally {
     const mem = peakMemory(server.pid!);
     server.kill('SIGTERM');
@@ -174,8 +214,10 @@ if (ONLY !== 'pglite') {
   else {
     const name = process.env.BENCH_DATABASE ?? `platform_bench_records_${process.pid}`;
     const admin = createPostgresDb({ connectionString: adminUrl(process.env.DATABASE_URL), max: 1 });
-    await admin.query(`drop database if exists ${name}`);
-    await admin.query(`create database ${name}`);
+    if (!process.env.BENCH_REUSE) {
+      await admin.query(`drop database if exists ${name}`);
+      await admin.query(`create database ${name}`);
+    }
     try {
       await bench('PostgreSQL', PG_N, { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) });
     } finally {
