@@ -27,6 +27,8 @@ export type FieldType = 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 't
 export interface FilterField {
   name: string;
   type: FieldType;
+  /** A planner hint: the field takes few distinct values (a select, a checkbox), so equality on it selects many records. */
+  fewValues?: boolean;
 }
 
 /** What a filter is checked against: the object's properties, and those of related objects by relation name. */

@@ -70,7 +70,11 @@ export function filterTypeOf(def: Pick<PropertyDefinition, 'type' | 'format'>): 
   }
 }
 
-export const filterFieldOf = (def: Pick<PropertyDefinition, 'name' | 'type' | 'format'>): FilterField => ({ name: def.name, type: filterTypeOf(def) });
+export const filterFieldOf = (def: Pick<PropertyDefinition, 'name' | 'type' | 'format'>): FilterField => ({
+  name: def.name,
+  type: filterTypeOf(def),
+  ...(def.format === 'select' || def.format === 'checkbox' || def.type === 'boolean' ? { fewValues: true } : {}),
+});
 
 /** A problem with one value: critical ones are never skipped; the others are skipped by ignoreErrors. */
 interface Issue {

@@ -2,7 +2,7 @@ import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter
 import type { Sql } from '../../projections/projection.js';
 import { objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
-import { archivedClause, sqlBuilder, type RelationPath } from './record-index.sql.js';
+import { archivedClause, direction, sqlBuilder, type RelationPath } from './record-index.sql.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
 export interface IndexTarget {
@@ -33,11 +33,11 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   if (isPlain(req)) return plainPage(sql, target, req);
   const b = sqlBuilder([target.tenant, target.objectUuid], target.relations);
   const where = ['r.tenant = $1', 'r.object_uuid = $2::uuid', archivedClause('r', req.archived), ...b.filter('r', req.filter, '$2')];
-  const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: s.direction }));
+  const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: direction(s) }));
   if (req.query) {
     const q = b.arg(req.query);
     where.push(`r.search @@ websearch_to_tsquery('simple', ${q})`);
-    if (req.sort.length === 0) keys.unshift({ expr: `ts_rank(r.search, websearch_to_tsquery('simple', ${q}))`, direction: 'desc' });
+    if (req.sort.length === 0) keys.unshift({ expr: `ts_rank(r.search, websearch_to_tsquery('simple', ${q}))`, direction: 'desc nulls last' });
   }
   const limit = b.arg(req.limit, '::int');
   const offset = b.arg((req.page - 1) * req.limit, '::int');
@@ -45,7 +45,7 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   const [row] = await sql.query<{ total: number; uuids: string[] }>(
     `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')} from records r where ${where.join(' and ')})
      select (select count(*) from m)::int8 as total,
-            array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction} nulls last`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids`,
+            array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids`,
     b.params,
   );
   return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [] };
@@ -62,7 +62,7 @@ async function plainPage(sql: Sql, target: IndexTarget, req: CompiledIndexReques
   const scope = `r.tenant = $1 and r.object_uuid = $2::uuid and ${archivedClause('r', req.archived)}`;
   const sort = effectiveSort(req.sort);
   const first = sort[0]!;
-  const order = (keys: typeof sort) => keys.map((s) => `${b.sortExpression('r', s.field)} ${s.direction} nulls last`).join(', ');
+  const order = (keys: typeof sort) => keys.map((s) => `${b.sortExpression('r', s.field)} ${direction(s)}`).join(', ');
   const offset = (req.page - 1) * req.limit;
   const total = totalOf(sql, target, req.archived);
   if (first.field.system || sort.length > 8) {

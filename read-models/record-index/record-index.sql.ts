@@ -121,7 +121,7 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
    * and text matching go through the pivot (its indexes); where the pivot keeps only a prefix
    * (text beyond 200 characters) the record's own value decides exactly.
    */
-  function propertyPositive(alias: string, c: Condition, objectOf: () => string): string {
+  function propertyPositive(alias: string, c: Condition, objectOf: () => string, rowOnly = false): string {
     const name = c.field.name;
     const key = lit(name);
     const v = `${alias}.vals -> ${key}`;
@@ -138,10 +138,12 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
         return `coalesce(${v} <> '""'::jsonb, false)`;
       case 'equals': {
         const x = c.value as Scalar;
+        if (rowOnly) return exact(x);
         return `(${pivot(alias, objectOf, name, `v.${numeric ? 'n' : 't'} = ${pivotValue(x)}`)} and ${exact(x)})`;
       }
       case 'in': {
         const xs = c.value as Scalar[];
+        if (rowOnly) return `(${xs.map(exact).join(' or ')})`;
         const inPivot = numeric ? `v.n = any(${arg(xs.map(Number), '::float8[]')})` : `v.t = any(${arg(xs.map((x) => String(x).slice(0, 200)), '::text[]')}::text[] collate "C")`;
         return `(${pivot(alias, objectOf, name, inPivot)} and (${xs.map(exact).join(' or ')}))`;
       }
@@ -172,7 +174,7 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
     throw new Error(`no SQL for ${c.op}`);
   }
 
-  function positive(alias: string, c: Condition, objectParam: string): string {
+  function positive(alias: string, c: Condition, objectParam: string, rowOnly = false): string {
     if (c.field.relation) {
       const path = relations[c.field.relation];
       if (!path) throw new Error(`relation ${c.field.relation} has no path`);
@@ -182,32 +184,44 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
       return `exists (select 1 from rm_record_links l join records o on o.tenant = l.tenant and o.uuid = l.${other} and o.is_primary and o.deleted_at is null
         where l.tenant = ${alias}.tenant and l.relation_uuid = ${arg(path.relationUuid, '::uuid')} and l.${self} = ${alias}.uuid and l.connected and ${inner})`;
     }
-    return c.field.system ? systemPositive(alias, c) : propertyPositive(alias, c, () => objectParam);
+    return c.field.system ? systemPositive(alias, c) : propertyPositive(alias, c, () => objectParam, rowOnly);
   }
 
-  function condition(alias: string, c: Condition, objectParam: string): string {
+  function condition(alias: string, c: Condition, objectParam: string, driven = false): string {
     const complemented = complementOf[c.op];
     if (complemented) return `not ${positive(alias, { ...c, op: complemented }, objectParam)}`;
-    return positive(alias, c, objectParam);
+    // Equality on a field of few values, next to a condition that finds fewer records: checked
+    // on the rows that one finds, not through the pivot (which would visit many entries).
+    return positive(alias, c, objectParam, driven && c.field.fewValues === true && !c.field.relation);
   }
 
+  const drives = (c: Condition) => !c.field.relation && !c.field.fewValues && !complementOf[c.op] && !['isnotnull', 'isnotempty'].includes(c.op) && (!c.field.system || c.field.name === 'uuid');
+
   function filter(alias: string, f: CompiledFilter, objectParam: string): string[] {
-    const where = f.all.map((c) => condition(alias, c, objectParam));
+    const driven = f.all.some(drives);
+    const where = f.all.map((c) => condition(alias, c, objectParam, driven));
     if (f.anyOf.length > 0) {
-      where.push(`(${f.anyOf.map((g) => (g.length === 0 ? 'true' : `(${g.map((c) => condition(alias, c, objectParam)).join(' and ')})`)).join(' or ')})`);
+      const group = (g: Condition[]) => `(${g.map((c) => condition(alias, c, objectParam, driven || g.some(drives))).join(' and ')})`;
+      where.push(`(${f.anyOf.map((g) => (g.length === 0 ? 'true' : group(g))).join(' or ')})`);
     }
     return where;
   }
 
   function orderBy(alias: string, sort: readonly CompiledSort[]): string {
     return effectiveSort(sort)
-      .map((s) => `${sortExpression(alias, s.field)} ${s.direction} nulls last`)
+      .map((s) => `${sortExpression(alias, s.field)} ${direction(s)}`)
       .join(', ');
   }
   return { params, arg, sortExpression, condition, filter, orderBy };
 }
 
 export type SqlBuilder = ReturnType<typeof sqlBuilder>;
+
+/** Columns that are never NULL: no NULLS LAST, so that their index's own order serves the sort. */
+const notNull = new Set(['uuid', 'createdAt', 'updatedAt']);
+
+/** `asc` / `desc`, with missing values last (what the in-memory evaluator does). */
+export const direction = (s: CompiledSort) => (s.field.system && notNull.has(s.field.name) ? s.direction : `${s.direction} nulls last`);
 
 export function archivedClause(alias: string, mode: CompiledIndexRequest['archived']) {
   return mode === 'include' ? 'true' : mode === 'only' ? `${alias}.deleted_at is not null` : `${alias}.deleted_at is null`;
