@@ -1,6 +1,7 @@
 /**
  * `npm run bench:events`: event-store throughput on PGlite and, when DATABASE_URL is set, on
- * PostgreSQL. Prints a table; not a test.
+ * PostgreSQL. Prints a table; not a test. BENCH_ONLY=pglite|postgres runs one; BENCH_SECONDS sets
+ * the time per figure.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,16 +88,22 @@ async function measure(label: string, db: Db) {
   for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${v}\n`);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
-const pglite = await createPgliteDb(dir);
-try {
-  await measure('PGlite (in-process, one connection)', pglite);
-} finally {
-  await pglite.close();
-  rmSync(dir, { recursive: true, force: true });
+const ONLY = process.env.BENCH_ONLY; // 'pglite' | 'postgres'
+
+if (ONLY !== 'postgres') {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
+  const pglite = await createPgliteDb(dir);
+  try {
+    await measure('PGlite (in-process, one connection)', pglite);
+  } finally {
+    await pglite.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-if (process.env.DATABASE_URL) {
+if (ONLY === 'pglite') {
+  // PostgreSQL not asked for.
+} else if (process.env.DATABASE_URL) {
   const name = `platform_bench_${process.pid}`;
   const admin = createPostgresDb({ connectionString: adminUrl(process.env.DATABASE_URL), max: 1 });
   await admin.query(`create database ${name}`);

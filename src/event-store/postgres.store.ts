@@ -7,6 +7,8 @@ import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { applyProjections } from '../projections/apply.js';
 import { appendStatement } from './postgres.append.js';
+import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
+import { groupCommitQueue } from './group-commit.js';
 
 const CHANNEL = 'platform_events';
 const START = '0:0';
@@ -88,10 +90,25 @@ export interface PostgresStoreOptions {
   /** Projections run inline, in the append's transaction. */
   projections?: readonly Projection[];
   pollMs?: number;
+  /** Group commit: appends committing at once (default 4 on PostgreSQL, 1 on PGlite's one connection). */
+  maxConcurrentCommits?: number;
+  /** Group commit: appends one commit takes at most (default 64). */
+  maxGroup?: number;
+}
+
+interface PendingAppend {
+  tenant: string;
+  streamId: string;
+  events: NewEvent[];
+  payload: string;
+  expected: ExpectedRevision;
+  inTransaction?: AppendOptions['inTransaction'];
+  resolve(events: StoredEvent[]): void;
+  reject(err: unknown): void;
 }
 
 /** The Postgres (and PGlite) adapter of the event-store port. */
-export async function createPostgresEventStore({ db, projections = [], pollMs = 500 }: PostgresStoreOptions): Promise<EventStore> {
+export async function createPostgresEventStore({ db, projections = [], pollMs = 500, maxConcurrentCommits, maxGroup = 64 }: PostgresStoreOptions): Promise<EventStore> {
   const wake = new Subject<void>();
   const handled = new Set(projections.flatMap((p) => p.handles));
   let notifyScheduled = false;
@@ -112,8 +129,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     }, NOTIFY_COALESCE_MS).unref();
   }
 
-  async function appendIn(sql: Sql, tenant: string, streamId: string, events: NewEvent[], expected: ExpectedRevision) {
-    const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
+  async function appendIn(sql: Sql, tenant: string, streamId: string, events: NewEvent[], expected: ExpectedRevision, payload: string) {
     const st = appendStatement(expected);
     const params = st.expected === null ? [tenant, streamId, payload] : [tenant, streamId, payload, st.expected];
     const rows = await sql.query<{ revision: number; position: number; tx_id: string }>(st.text, params, st.name);
@@ -131,6 +147,105 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     }));
   }
 
+  const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.events.some((e) => handled.has(e.type));
+
+  /** One append on its own: one statement, or one transaction with its projections and hook. */
+  async function appendAlone(p: PendingAppend) {
+    try {
+      const stored = needsTx(p)
+        ? await db.transaction(async (tx) => {
+            const out = await appendIn(tx, p.tenant, p.streamId, p.events, p.expected, p.payload);
+            await applyProjections(projections, out, tx);
+            if (p.inTransaction) await p.inTransaction(tx, out);
+            return out;
+          })
+        : await appendIn(db, p.tenant, p.streamId, p.events, p.expected, p.payload);
+      announce();
+      p.resolve(stored);
+    } catch (err) {
+      p.reject(err);
+    }
+  }
+
+  /** The appends of distinct streams in one statement; null for an append whose revision check failed. */
+  async function appendGroup(sql: Sql, group: readonly PendingAppend[]): Promise<(StoredEvent[] | null)[]> {
+    const rows = await sql.query<{ tenant: string; stream_id: string; revision: number; position: number; tx_id: string }>(
+      appendManySql,
+      [appendManyParam(group.map((p) => ({ tenant: p.tenant, streamId: p.streamId, payload: p.payload, expected: p.expected })))],
+      'append_many',
+    );
+    const byStream = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const key = streamKey(row.tenant, row.stream_id);
+      byStream.set(key, [...(byStream.get(key) ?? []), row]);
+    }
+    return group.map((p) => {
+      const mine = byStream.get(streamKey(p.tenant, p.streamId));
+      if (!mine) return null;
+      return mine.map((row, i): StoredEvent => ({
+        ...p.events[i]!,
+        tenant: p.tenant,
+        streamId: p.streamId,
+        revision: row.revision,
+        position: row.position,
+        checkpoint: `${row.tx_id}:${row.position}`,
+      }));
+    });
+  }
+
+  /**
+   * A group commit: every append of the group in one statement and one transaction (with the
+   * projections and hooks of each). If anything in it fails (a projection's constraint, a hook,
+   * a deadlock), nothing of it is kept and each append runs alone, so that only its own error
+   * reaches its caller.
+   */
+  async function flush(group: PendingAppend[]) {
+    if (group.length === 1) return appendAlone(group[0]!);
+    let outcome: (StoredEvent[] | null)[];
+    try {
+      outcome = group.some(needsTx)
+        ? await db.transaction(async (tx) => {
+            const stored = await appendGroup(tx, group);
+            for (const [i, p] of group.entries()) {
+              const out = stored[i];
+              if (!out) continue;
+              await applyProjections(projections, out, tx);
+              if (p.inTransaction) await p.inTransaction(tx, out);
+            }
+            return stored;
+          })
+        : await appendGroup(db, group);
+    } catch {
+      // In submission order: of two appends claiming one unique value, the first still wins.
+      for (const p of group) await appendAlone(p);
+      return;
+    }
+    announce();
+    const failed = group.filter((_, i) => outcome[i] === null);
+    const actual = new Map<string, number>();
+    if (failed.length > 0) {
+      const rows = await db
+        .query<{ tenant: string; stream_id: string; revision: number }>(
+          'select tenant, stream_id, revision from streams where (tenant, stream_id) in (select * from unnest($1::text[], $2::text[]))',
+          [failed.map((p) => p.tenant), failed.map((p) => p.streamId)],
+        )
+        .catch(() => []);
+      for (const r of rows) actual.set(streamKey(r.tenant, r.stream_id), r.revision);
+    }
+    for (const [i, p] of group.entries()) {
+      const out = outcome[i];
+      if (out) p.resolve(out);
+      else p.reject(wrongRevision(p.streamId, p.expected, actual.get(streamKey(p.tenant, p.streamId)) ?? -1));
+    }
+  }
+
+  const commits = groupCommitQueue<PendingAppend>({
+    maxInFlight: maxConcurrentCommits ?? (db.kind === 'pglite' ? 1 : 4),
+    maxBatch: maxGroup,
+    key: (p) => streamKey(p.tenant, p.streamId),
+    flush,
+  });
+
   async function readAll(options: ReadAllOptions = {}) {
     const [tx, pos] = parseCheckpoint(options.after);
     const rows = await db.queryRows(readAllSql, [tx, pos, options.maxCount ?? 1000], 'events_read_all');
@@ -141,16 +256,10 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     name: db.kind === 'pglite' ? 'pglite' : 'postgres',
     async append(tenant, streamId, events, options: AppendOptions) {
       if (events.length === 0) throw new Error('append needs at least one event');
-      const needsTx = options.inTransaction !== undefined || events.some((e) => handled.has(e.type));
-      const stored = needsTx
-        ? await db.transaction(async (tx) => {
-            const out = await appendIn(tx, tenant, streamId, events, options.expectedRevision);
-            await applyProjections(projections, out, tx);
-            if (options.inTransaction) await options.inTransaction(tx, out);
-            return out;
-          })
-        : await appendIn(db, tenant, streamId, events, options.expectedRevision);
-      announce();
+      const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
+      const stored = await new Promise<StoredEvent[]>((resolve, reject) =>
+        commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, resolve, reject }),
+      );
       return { nextRevision: stored[stored.length - 1]!.revision, events: stored };
     },
 

@@ -1,0 +1,59 @@
+/**
+ * A group-commit queue: work items wait while `maxInFlight` flushes are running, and the next
+ * flush takes every waiting item (up to `maxBatch`) at once. Items of one key never share a
+ * flush (a stream's head moves once per statement); the later ones wait for the next.
+ *
+ * With few concurrent callers nothing waits and every flush holds one item; under load the
+ * flushes grow, so the database commits (and fsyncs) once for many appends.
+ */
+export function groupCommitQueue<T>(options: {
+  maxInFlight: number;
+  maxBatch: number;
+  key: (item: T) => string;
+  flush: (batch: T[]) => Promise<void>;
+}) {
+  let queue: T[] = [];
+  let inFlight = 0;
+
+  function take(): T[] {
+    const keys = new Set<string>();
+    const batch: T[] = [];
+    const rest: T[] = [];
+    for (const item of queue) {
+      const key = options.key(item);
+      if (batch.length < options.maxBatch && !keys.has(key)) {
+        keys.add(key);
+        batch.push(item);
+      } else {
+        rest.push(item);
+      }
+    }
+    queue = rest;
+    return batch;
+  }
+
+  function pump() {
+    while (inFlight < options.maxInFlight && queue.length > 0) {
+      const batch = take();
+      inFlight++;
+      // `flush` settles its items itself; this only keeps the queue moving.
+      options
+        .flush(batch)
+        .catch(() => {})
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
+    }
+  }
+
+  return {
+    submit(item: T) {
+      queue.push(item);
+      pump();
+    },
+    get waiting() {
+      return queue.length;
+    },
+  };
+}
