@@ -11,6 +11,8 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
+import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
+import { afterAppend } from './event-store/after-append.js';
 import { registerIdentity } from './identity.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
@@ -32,8 +34,11 @@ export interface Platform {
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 /** Builds the HTTP app apart from `listen`, so tests drive it with `inject` or real HTTP. */
-export async function buildApp(platform: Platform): Promise<FastifyInstance> {
-  const { config } = platform;
+export async function buildApp(base: Platform): Promise<FastifyInstance> {
+  const { config } = base;
+  configureActorCache(config.AUTH_CACHE_MS);
+  // Appends that change who an actor is clear the actor cache once they have committed.
+  const platform: Platform = { ...base, store: afterAppend(base.store, (streamId) => affectsActors(streamId) && forgetActors()) };
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,

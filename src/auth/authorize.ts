@@ -114,7 +114,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
     if (auth === undefined || auth === 'public') return;
     const token = bearerOf(request);
     if (!token) throw unauthenticated(reply, token === null);
-    const actor = await resolveActor(deps.db, hashToken(token), deps.superAdminEmails, Date.now());
+    const actor = await resolveActor(deps.db, hashToken(token), deps.superAdminEmails, Date.now(), true);
     if (!actor) throw unauthenticated(reply, true);
     request.actor = actor;
     request.log = request.log.child({ tenant: actor.tenant, userUuid: actor.userUuid });
@@ -128,9 +128,12 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
   });
 }
 
-/** The actor of a session (the hash of its bearer token), or null when it is unknown, expired or revoked. */
-export async function resolveActor(db: Db, sessionId: string, superAdminEmails: readonly string[], now: number): Promise<Actor | null> {
-  const row = await loadSessionActor(db, sessionId, now);
+/**
+ * The actor of a session (the hash of its bearer token), or null when it is unknown, expired or
+ * revoked. `cached`: the request path may take it from the actor cache (src/auth/actor-cache.ts).
+ */
+export async function resolveActor(db: Db, sessionId: string, superAdminEmails: readonly string[], now: number, cached = false): Promise<Actor | null> {
+  const row = await loadSessionActor(db, sessionId, now, cached);
   if (!row) return null;
   const superAdmin = row.email_verified && superAdminEmails.includes(row.email.toLowerCase());
   const member = row.role !== null;

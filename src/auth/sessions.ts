@@ -1,6 +1,7 @@
 import type { Sql } from '../db/db.js';
 import type { CompanyRole } from '../../aggregates/membership/roles.js';
 import { hashToken, newToken } from './tokens.js';
+import { cachedActor, forgetActors, rememberActor } from './actor-cache.js';
 
 export interface IssuedSession {
   token: string;
@@ -23,15 +24,18 @@ export async function openSession(sql: Sql, args: { userUuid: string; selectedCo
 
 export async function revokeSession(sql: Sql, sessionId: string, now: number) {
   await sql.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [sessionId, now]);
+  forgetActors();
 }
 
 /** Ends every open session of a user (after a password reset). */
 export async function revokeUserSessions(sql: Sql, userUuid: string, now: number) {
   await sql.query('update sessions set revoked_at = $2 where user_uuid = $1 and revoked_at is null', [userUuid, now]);
+  forgetActors();
 }
 
 export async function selectSessionCompany(sql: Sql, sessionId: string, companyUuid: string) {
   await sql.query('update sessions set selected_company = $2 where token_hash = $1', [sessionId, companyUuid]);
+  forgetActors();
 }
 
 export interface SessionActorRow {
@@ -43,15 +47,20 @@ export interface SessionActorRow {
   role: CompanyRole | null;
   scopes: string[] | null;
   team_scopes: string[];
+  expires_at: number;
 }
 
 /**
- * One query per request: the live session, its user, the membership in the selected company and
- * the scopes of the user's teams there. A removed member or a revoked session is seen at once.
+ * The live session, its user, the membership in the selected company and the scopes of the
+ * user's teams there: one query, or none while the actor cache holds it (src/auth/actor-cache.ts).
  */
-export async function loadSessionActor(sql: Sql, sessionId: string, now: number): Promise<SessionActorRow | null> {
+export async function loadSessionActor(sql: Sql, sessionId: string, now: number, cached = false): Promise<SessionActorRow | null> {
+  if (cached) {
+    const hit = cachedActor(sessionId, now);
+    if (hit) return hit;
+  }
   const [row] = await sql.query<SessionActorRow>(
-    `select s.user_uuid, u.email, u.email_verified, s.selected_company,
+    `select s.user_uuid, u.email, u.email_verified, s.selected_company, s.expires_at,
             exists (select 1 from companies c where c.company_uuid = s.selected_company) as company_exists,
             m.role, m.scopes,
             coalesce((select jsonb_agg(distinct sc.value) from team_members tm
@@ -63,6 +72,8 @@ export async function loadSessionActor(sql: Sql, sessionId: string, now: number)
        left join memberships m on m.tenant = s.selected_company and m.user_uuid = s.user_uuid and m.active
       where s.token_hash = $1 and s.revoked_at is null and s.expires_at > $2`,
     [sessionId, now],
+    'session_actor',
   );
+  if (row && cached) rememberActor(sessionId, row, now);
   return row ?? null;
 }
