@@ -221,7 +221,7 @@ if (ONLY !== 'pglite') {
     try {
       await bench('PostgreSQL', PG_N, { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) });
     } finally {
-      if (!process.env.BENCH_KEEP) await admin.query(`drop database if exists ${name} with (force)`);
+      if (!process.env.BENCH_KEEP && !process.env.BENCH_REUSE) await admin.query(`drop database if exists ${name} with (force)`);
       await admin.close();
     }
   }

@@ -13,6 +13,7 @@ import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
 import { afterAppend } from './event-store/after-append.js';
+import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
 import { registerIdentity } from './identity.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
@@ -37,8 +38,15 @@ const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { config } = base;
   configureActorCache(config.AUTH_CACHE_MS);
-  // Appends that change who an actor is clear the actor cache once they have committed.
-  const platform: Platform = { ...base, store: afterAppend(base.store, (streamId) => affectsActors(streamId) && forgetActors()) };
+  configureObjectCache(config.SCHEMA_CACHE_MS);
+  // Once an append has committed, the caches forget what it may have changed.
+  const platform: Platform = {
+    ...base,
+    store: afterAppend(base.store, (streamId, tenant) => {
+      if (affectsActors(streamId)) forgetActors();
+      if (affectsSchema(streamId)) forgetObjects(tenant);
+    }),
+  };
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,

@@ -22,6 +22,8 @@ const configSchema = z
     SESSION_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
     // How long another process may act on a session actor it cached (0: no cache; docs/auth.md).
     AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    // How long another process may use an object definition it cached (0: no cache; docs/records.md).
+    SCHEMA_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
     LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),

@@ -7,6 +7,7 @@ import { loadRecordObject, loadRecordWithObjects, type RecordObject, type Record
 import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
+import { cachedObject, rememberObject } from './object-cache.js';
 import type { EventStore } from '../event-store/port.js';
 
 const RECORD_RETRIES = 30;
@@ -64,8 +65,12 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
 
   async function objectNamed(tenant: string, name: string): Promise<RecordObject> {
+    const now = Date.now();
+    const cached = cachedObject(tenant, name, now);
+    if (cached) return cached;
     const object = await loadRecordObject(db, tenant, name);
     if (!object) throw objectNotFound(name);
+    rememberObject(tenant, object, now);
     return object;
   }
 

@@ -1,0 +1,21 @@
+import { shortLived } from '../cache/short-lived.js';
+import type { RecordObject } from '../../read-models/records.queries.js';
+
+/**
+ * The tenant's objects by name with their properties, as record writes and index requests read
+ * them, for at most SCHEMA_CACHE_MS (default 1 s; 0 turns the cache off). An append to one of the
+ * tenant's object, property, relation or trait streams in this process forgets the tenant's
+ * entries at once; another process's schema change is seen within SCHEMA_CACHE_MS. A schema read
+ * is never locked against the write that follows it, so the cache widens that window, it does
+ * not open it (docs/records.md).
+ */
+const objects = shortLived<RecordObject>({ ttlMs: 1000 });
+
+export const configureObjectCache = (ms: number) => objects.configure(ms);
+export const cachedObject = (tenant: string, name: string, now: number) => objects.get(tenant, name, now);
+export const rememberObject = (tenant: string, object: RecordObject, now: number) => objects.set(tenant, object.name, object, now);
+export const forgetObjects = (tenant: string) => objects.forget(tenant);
+
+const SCHEMA_STREAMS = /^(object|property|relation|trait)-/;
+
+export const affectsSchema = (streamId: string) => SCHEMA_STREAMS.test(streamId);
