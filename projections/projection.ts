@@ -15,4 +15,9 @@ export interface Projection {
   tables: readonly string[];
   handles: readonly string[];
   apply(event: StoredEvent, tx: Sql): Promise<void>;
+  /**
+   * Optional: the same as `apply` of each event in order, in fewer statements. Used for runs of
+   * consecutive events that no other projection handles (rebuilds, group commits).
+   */
+  applyBatch?(events: readonly StoredEvent[], tx: Sql): Promise<void>;
 }

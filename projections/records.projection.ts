@@ -2,6 +2,7 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Projection, Sql } from './projection.js';
+import { createdRows, insertRecordRows } from './records.created-batch.js';
 
 /**
  * `records` (one row per record and object context), `record_values` (the typed pivot),
@@ -187,6 +188,26 @@ export const recordsProjection: Projection = {
   name: 'records',
   tables: ['records', 'record_fields', 'record_values', 'record_counts', 'record_unique'],
   handles: recordEventTypes,
+  /** Consecutive creates in one statement (records.created-batch.ts); everything else one by one. */
+  async applyBatch(events, tx) {
+    let created: StoredEvent[] = [];
+    const flush = async () => {
+      if (created.length === 1) await recordsProjection.apply(created[0]!, tx);
+      else if (created.length > 1) {
+        await insertRecordRows(tx, created.flatMap(createdRows), (row, rid) => repairPivot(tx, row.tenant, row.objectUuid, rid, row.vals));
+      }
+      created = [];
+    };
+    for (const event of events) {
+      if (event.type === 'RecordCreated') {
+        created.push(event);
+        continue;
+      }
+      await flush();
+      await recordsProjection.apply(event, tx);
+    }
+    await flush();
+  },
   async apply(stored, tx) {
     const event = stored as StoredEvent<RecordEvent> & RecordEvent;
     const { tenant } = stored;

@@ -206,11 +206,11 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       outcome = group.some(needsTx)
         ? await db.transaction(async (tx) => {
             const stored = await appendGroup(tx, group);
+            // The group's events in order (a run of creates is one statement), then each hook.
+            await applyProjections(projections, stored.flatMap((out) => out ?? []), tx);
             for (const [i, p] of group.entries()) {
               const out = stored[i];
-              if (!out) continue;
-              await applyProjections(projections, out, tx);
-              if (p.inTransaction) await p.inTransaction(tx, out);
+              if (out && p.inTransaction) await p.inTransaction(tx, out);
             }
             return stored;
           })

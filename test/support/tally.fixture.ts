@@ -48,10 +48,38 @@ export const tallyTableSql = `create table if not exists test_tallies (
   tenant text not null, id text not null, name text not null, total int not null,
   closed boolean not null, revision bigint not null, primary key (tenant, id))`;
 
+// A run of TallyAdded in one statement: per tally, the sum of the events newer than its row.
+const addMany = `update test_tallies t
+    set total = t.total + coalesce((select sum(u.n) from unnest(d.revs, d.ns) as u(rev, n) where u.rev > t.revision), 0),
+        revision = d.last
+   from jsonb_to_recordset($1::jsonb) as d(tenant text, id text, revs bigint[], ns int[], last bigint)
+  where t.tenant = d.tenant and t.id = d.id and t.revision < d.last`;
+
 export const tallyProjection: Projection = {
   name: 'test-tallies',
   tables: ['test_tallies'],
   handles: ['TallyOpened', 'TallyAdded', 'TallyRenamed', 'TallyClosed'],
+  async applyBatch(events, tx) {
+    const added = new Map<string, { tenant: string; id: string; revs: number[]; ns: number[]; last: number }>();
+    const flush = async () => {
+      if (added.size > 0) await tx.query(addMany, [JSON.stringify([...added.values()])], 'tally_add_many');
+      added.clear();
+    };
+    for (const event of events) {
+      if (event.type !== 'TallyAdded') {
+        await flush();
+        await tallyProjection.apply(event, tx);
+        continue;
+      }
+      const key = `${event.tenant}\u0000${event.streamId}`;
+      const tally = added.get(key) ?? { tenant: event.tenant, id: event.streamId, revs: [], ns: [], last: -1 };
+      tally.revs.push(event.revision);
+      tally.ns.push((event.data as { n: number }).n);
+      tally.last = Math.max(tally.last, event.revision);
+      added.set(key, tally);
+    }
+    await flush();
+  },
   async apply(event, tx) {
     const e = event as unknown as TallyEvent;
     const key = [event.tenant, event.streamId, event.revision];

@@ -1,0 +1,118 @@
+import type { StoredEvent } from '../aggregates/kernel/events.js';
+import { indexDoc } from '../aggregates/record/record.index-doc.js';
+import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
+import type { Sql } from './projection.js';
+
+/** A record row to insert, as `insertRow` of records.projection.ts takes it. */
+export interface NewRecordRow {
+  tenant: string;
+  revision: number;
+  objectUuid: string;
+  uuid: string;
+  primary: boolean;
+  primaryObjectUuid: string;
+  objectName: string;
+  extends: readonly string[];
+  vals: Record<string, unknown>;
+  createdAt: number;
+  createdBy: string | null;
+}
+
+/** The rows a `RecordCreated` makes: one per object context, the primary first. */
+export function createdRows(stored: StoredEvent): NewRecordRow[] {
+  const d = (stored as StoredEvent<RecordEvent> & Extract<RecordEvent, { type: 'RecordCreated' }>).data;
+  const ext = d.extends ?? [];
+  return [d.objectUuid, ...ext].map((objectUuid) => ({
+    tenant: stored.tenant,
+    revision: stored.revision,
+    objectUuid,
+    uuid: stored.streamId.slice(RECORD_STREAM_PREFIX.length),
+    primary: objectUuid === d.objectUuid,
+    primaryObjectUuid: d.objectUuid,
+    objectName: d.objectName,
+    extends: ext,
+    vals: d.properties,
+    createdAt: stored.metadata.occurredAt,
+    createdBy: stored.metadata.userUuid,
+  }));
+}
+
+/**
+ * Many new record rows (of any tenants and objects) in one statement: the rows, their pivot rows
+ * (pivot keys created on first use), their unique reservations and the live counts. The same
+ * writes as one `insertRow` per row; a row already there (a replay) is skipped with its pivot.
+ * Returns, per inserted row, whether a pivot key hidden by a concurrent transaction left pivot
+ * rows out (the caller writes them again).
+ */
+const insertRows = `
+with input as (
+  select * from jsonb_to_recordset($1::jsonb) as x(i int, tenant text, object_uuid uuid, uuid uuid, is_primary boolean,
+    primary_object_uuid uuid, object_name text, extends uuid[], vals jsonb, doc text, at bigint, by uuid, revision bigint,
+    pivot jsonb, uniq jsonb)
+),
+r as (
+  insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search,
+                       created_at, updated_at, created_by, updated_by, revision)
+  select tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, to_tsvector('simple', doc),
+         at, at, by, by, revision
+    from input order by i
+  on conflict do nothing returning tenant, object_uuid, uuid, rid
+),
+rx as (select r.rid, x.* from r join input x on x.tenant = r.tenant and x.object_uuid = r.object_uuid and x.uuid = r.uuid),
+want as (
+  select rx.rid, rx.tenant, rx.object_uuid, p.name, p.t, p.tf, p.n
+    from rx, jsonb_to_recordset(rx.pivot) as p(name text, t text, tf text, n float8)
+),
+ins as (
+  insert into record_fields (tenant, object_uuid, name)
+  select distinct w.tenant, w.object_uuid, w.name from want w
+   where not exists (select 1 from record_fields f where f.tenant = w.tenant and f.object_uuid = w.object_uuid and f.name = w.name)
+  on conflict do nothing returning fid, tenant, object_uuid, name
+),
+f as (
+  select fid, tenant, object_uuid, name from ins
+  union all
+  select fid, tenant, object_uuid, name from record_fields where (tenant, object_uuid, name) in (select tenant, object_uuid, name from want)
+),
+s as (
+  insert into record_values (tenant, fid, rid, t, tf, n)
+  select w.tenant, f.fid, w.rid, left(w.t, 200), w.tf, w.n from want w join f using (tenant, object_uuid, name)
+  returning rid
+),
+u as (
+  insert into record_unique (tenant, object_uuid, name, value, record_uuid)
+  select rx.tenant, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end, rx.uuid
+    from rx cross join lateral jsonb_to_recordset(rx.uniq) as v(name text, value text)
+    join rm_properties p on p.tenant = rx.tenant and p.object_uuid = rx.object_uuid and p.name = v.name and p.is_unique and p.deleted_at is null
+  returning 1
+),
+c as (
+  insert into record_counts as c (tenant, object_uuid, shard, live, archived)
+  select tenant, object_uuid, pg_backend_pid() % 16, count(*), 0 from r group by tenant, object_uuid
+  on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live
+  returning 1
+)
+select rx.i, rx.rid, jsonb_array_length(rx.pivot) - (select count(*) from s where s.rid = rx.rid)::int as missing,
+       (select count(*) from u)::int + (select count(*) from c)::int as other
+  from rx`;
+
+/** Scalar values as reservation keys (as `uniqueArrays` of records.projection.ts). */
+function uniqueEntries(values: Readonly<Record<string, unknown>>) {
+  return Object.entries(values)
+    .filter(([, v]) => v !== null && typeof v !== 'object')
+    .map(([name, v]) => ({ name, value: typeof v === 'string' ? v : JSON.stringify(v) }));
+}
+
+/** Inserts the rows in one statement; `repair` rewrites the pivot of a row that missed pivot rows. */
+export async function insertRecordRows(tx: Sql, rows: readonly NewRecordRow[], repair: (row: NewRecordRow, rid: number) => Promise<void>) {
+  const input = rows.map((row, i) => {
+    const doc = indexDoc(row.vals);
+    return {
+      i, tenant: row.tenant, object_uuid: row.objectUuid, uuid: row.uuid, is_primary: row.primary, primary_object_uuid: row.primaryObjectUuid,
+      object_name: row.objectName, extends: row.extends, vals: row.vals, doc: doc.text, at: row.createdAt, by: row.createdBy,
+      revision: row.revision, pivot: doc.entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n })), uniq: uniqueEntries(row.vals),
+    };
+  });
+  const done = await tx.query<{ i: number; rid: number; missing: number }>(insertRows, [JSON.stringify(input)], 'records_insert_many');
+  for (const d of done) if (d.missing !== 0) await repair(rows[d.i]!, d.rid);
+}
