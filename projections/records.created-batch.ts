@@ -53,7 +53,7 @@ with input as (
 r as (
   insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search,
                        created_at, updated_at, created_by, updated_by, revision)
-  select tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, to_tsvector('simple', doc),
+  select tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, scoped_tsvector(object_uuid, to_tsvector('simple', doc)),
          at, at, by, by, revision
     from input order by i
   on conflict do nothing returning tenant, object_uuid, uuid, rid

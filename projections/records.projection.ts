@@ -100,7 +100,7 @@ const insertRow = `
 with r as (
   insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search,
                        created_at, updated_at, created_by, updated_by, revision)
-  values ($1, $2, $3, $8, $9, $10, $11::uuid[], $12::jsonb, to_tsvector('simple', $13), $14, $14, $15, $15, $16)
+  values ($1, $2, $3, $8, $9, $10, $11::uuid[], $12::jsonb, scoped_tsvector($2, to_tsvector('simple', $13)), $14, $14, $15, $15, $16)
   on conflict do nothing returning rid
 ),
 want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[]) where exists (select 1 from r)),
@@ -143,7 +143,7 @@ async function insertObjectRow(
 // kept (an e-mail changing case keeps its key); any other taken value violates the key.
 const changeRow = `
 with u as (
-  update records set vals = $8::jsonb, search = to_tsvector('simple', $9), updated_at = $10, updated_by = $11, revision = $12
+  update records set vals = $8::jsonb, search = scoped_tsvector(object_uuid, to_tsvector('simple', $9)), updated_at = $10, updated_by = $11, revision = $12
    where tenant = $1 and uuid = $13 and $14 returning 1
 ),
 old(name, t, tf, n) as (select * from unnest($15::text[], $16::text[], $17::text[], $18::float8[])),

@@ -36,8 +36,10 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: direction(s) }));
   if (req.query) {
     const q = b.arg(req.query);
-    where.push(`r.search @@ websearch_to_tsquery('simple', ${q})`);
-    if (req.sort.length === 0) keys.unshift({ expr: `ts_rank(r.search, websearch_to_tsquery('simple', ${q}))`, direction: 'desc nulls last' });
+    // The query's lexemes carry the object's key, as the rows' do (migration 0006).
+    const terms = `scoped_tsquery($2::uuid, websearch_to_tsquery('simple', ${q}))`;
+    where.push(`r.search @@ ${terms}`);
+    if (req.sort.length === 0) keys.unshift({ expr: `ts_rank(r.search, ${terms})`, direction: 'desc nulls last' });
   }
   const limit = b.arg(req.limit, '::int');
   const offset = b.arg((req.page - 1) * req.limit, '::int');
