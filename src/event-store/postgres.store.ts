@@ -202,8 +202,12 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
   async function flush(group: PendingAppend[]) {
     if (group.length === 1) return appendAlone(group[0]!);
     let outcome: (StoredEvent[] | null)[];
+    // Past this point only COMMIT can fail, and then nobody knows whether the group committed:
+    // its appends are not run again (an `any` append would be written twice), they get the error.
+    let committing = false;
+    const inTx = group.some(needsTx);
     try {
-      outcome = group.some(needsTx)
+      outcome = inTx
         ? await db.transaction(async (tx) => {
             const stored = await appendGroup(tx, group);
             // The group's events in order (a run of creates is one statement), then each hook.
@@ -212,10 +216,17 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
               const out = stored[i];
               if (out && p.inTransaction) await p.inTransaction(tx, out);
             }
+            committing = true;
             return stored;
           })
         : await appendGroup(db, group);
-    } catch {
+    } catch (err) {
+      // A statement outside a transaction that PostgreSQL refused (an SQLSTATE) wrote nothing;
+      // any other failure of it (a lost connection) may have come after its commit.
+      if (committing || (!inTx && !/^[0-9A-Z]{5}$/.test(String((err as { code?: unknown }).code)))) {
+        for (const p of group) p.reject(err);
+        return;
+      }
       // In submission order: of two appends claiming one unique value, the first still wins.
       for (const p of group) await appendAlone(p);
       return;
