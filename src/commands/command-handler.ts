@@ -24,6 +24,12 @@ export interface HandleOptions<State, Command, Event extends DomainEvent> {
   expectedRevision?: number;
   /** Work in the append's transaction (Postgres), e.g. reserving a unique value. */
   inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
+  /**
+   * The state and revision at the stream's head without reading the stream: a read model that is
+   * written in the append's own transaction (so its revision is the stream's). `attempt` counts
+   * from 0; null reads the stream.
+   */
+  snapshot?: (attempt: number) => Promise<{ state: State; revision: number } | null>;
   maxRetries?: number;
   /** Wait before retry `attempt` (from 1), so writers racing on one stream spread out. Default: none. */
   retryDelayMs?: (attempt: number) => number;
@@ -47,8 +53,16 @@ export function metadataFor(context: CommandContext, schemaVersion: number): Eve
   };
 }
 
+/** The stream's state and revision, folded from its events. */
+async function fold<State, Command, Event extends DomainEvent>({ store, decider, streamId, context }: HandleOptions<State, Command, Event>) {
+  const history = await store.readStream(context.tenant, streamId);
+  let state = decider.initialState();
+  for (const e of history) state = decider.evolve(state, { type: e.type, version: e.version, data: e.data } as Event);
+  return { state, revision: history.length === 0 ? -1 : history[history.length - 1]!.revision };
+}
+
 /**
- * The write path: load the stream, fold it, decide, append with the revision we decided on.
+ * The write path: load the stream (or a snapshot of it), fold it, decide, append with the revision we decided on.
  * Without a caller precondition a conflicting append is retried on fresh state (bounded), so no
  * acknowledged write is lost and none is applied twice.
  */
@@ -58,10 +72,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   const { store, decider, streamId, context } = opts;
   const retries = opts.expectedRevision === undefined ? (opts.maxRetries ?? 8) : 0;
   for (let attempt = 0; ; attempt++) {
-    const history = await store.readStream(context.tenant, streamId);
-    let state = decider.initialState();
-    for (const e of history) state = decider.evolve(state, { type: e.type, version: e.version, data: e.data } as Event);
-    const revision = history.length === 0 ? -1 : history[history.length - 1]!.revision;
+    let { state, revision } = (await opts.snapshot?.(attempt)) ?? (await fold(opts));
     if (opts.expectedRevision !== undefined && opts.expectedRevision !== revision) {
       throw new DomainError('WRONG_EXPECTED_REVISION', `expected revision ${opts.expectedRevision}, but it is ${revision}`, [
         {

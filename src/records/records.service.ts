@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, notFound, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
-import { recordDecider, type RecordCommand } from '../../aggregates/record/record.decider.js';
+import { recordDecider, type RecordCommand, type RecordState } from '../../aggregates/record/record.decider.js';
 import { recordStream } from '../../aggregates/record/record.events.js';
 import { loadRecordObject, loadRecordWithObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
 import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
@@ -60,6 +60,14 @@ export function objectNotFound(name: string) {
   ]);
 }
 
+/** The decider's state of a record, from its read-model row (the law: equal to folding its stream; records.rebuild.property.test.ts). */
+export function recordStateOf(uuid: string, row: RecordRow): RecordState {
+  return {
+    exists: true, uuid, objectUuid: row.primary_object_uuid, objectName: row.object_name, extends: row.extends,
+    properties: row.vals, archived: row.deleted_at !== null,
+  };
+}
+
 /** The write side of records: create, update, archive, restore, extend. */
 export function makeRecordsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
@@ -82,10 +90,21 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     return found;
   }
 
-  async function onRecord(ctx: CommandContext, uuid: string, command: RecordCommand, opts: WriteOptions = {}, sent: Record<string, unknown> = {}, objects: RecordObject[] = []) {
+  /**
+   * The record's decider state from its read-model row: written in the append's transaction, the
+   * row is the stream's head (revision included), so a write need not read the stream. `known`
+   * is the row the caller read already; a retry reads it again.
+   */
+  const snapshotOf = (tenant: string, uuid: string, known: RecordRow) => async (attempt: number) => {
+    const row = attempt === 0 ? known : (await loadRecordWithObjects(db, tenant, uuid))?.row;
+    return row ? { state: recordStateOf(uuid, row), revision: Number(row.revision) } : null;
+  };
+
+  async function onRecord(ctx: CommandContext, uuid: string, known: RecordRow, command: RecordCommand, opts: WriteOptions = {}, sent: Record<string, unknown> = {}, objects: RecordObject[] = []) {
     try {
       const done = await handleCommand({
         store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx, expectedRevision: opts.expectedRevision,
+        snapshot: snapshotOf(ctx.tenant, uuid, known),
         // Writers racing on one record: each round one of them wins, so allow as many rounds as a
         // burst of writers needs, spread by a small random wait.
         maxRetries: RECORD_RETRIES,
@@ -134,30 +153,30 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     },
 
     async update(ctx: CommandContext, uuid: string, properties: Record<string, unknown>, opts: WriteOptions & { objectName?: string } = {}): Promise<Written> {
-      const { objects } = await existing(ctx.tenant, uuid, opts.objectName);
-      return onRecord(ctx, uuid, { type: 'UpdateRecord', properties, definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false }, opts, properties, objects);
+      const { row, objects } = await existing(ctx.tenant, uuid, opts.objectName);
+      return onRecord(ctx, uuid, row, { type: 'UpdateRecord', properties, definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false }, opts, properties, objects);
     },
 
     async archive(ctx: CommandContext, uuid: string, mode: string, objectName?: string): Promise<Written> {
-      await existing(ctx.tenant, uuid, objectName);
-      return onRecord(ctx, uuid, { type: 'ArchiveRecord', mode });
+      const { row } = await existing(ctx.tenant, uuid, objectName);
+      return onRecord(ctx, uuid, row, { type: 'ArchiveRecord', mode });
     },
 
     async restore(ctx: CommandContext, uuid: string, objectName?: string): Promise<Written> {
-      await existing(ctx.tenant, uuid, objectName);
-      return onRecord(ctx, uuid, { type: 'RestoreRecord' });
+      const { row } = await existing(ctx.tenant, uuid, objectName);
+      return onRecord(ctx, uuid, row, { type: 'RestoreRecord' });
     },
 
     async extend(ctx: CommandContext, uuid: string, extendedObjectName: string, objectName?: string): Promise<Written> {
-      const { objects } = await existing(ctx.tenant, uuid, objectName);
+      const { row, objects } = await existing(ctx.tenant, uuid, objectName);
       const target = await objectNamed(ctx.tenant, extendedObjectName);
-      return onRecord(ctx, uuid, { type: 'ExtendRecord', objectUuid: target.objectUuid, objectName: target.name }, {}, {}, [...objects, target]);
+      return onRecord(ctx, uuid, row, { type: 'ExtendRecord', objectUuid: target.objectUuid, objectName: target.name }, {}, {}, [...objects, target]);
     },
 
     async removeExtension(ctx: CommandContext, uuid: string, extendedObjectName: string, objectName?: string): Promise<Written> {
-      await existing(ctx.tenant, uuid, objectName);
+      const { row } = await existing(ctx.tenant, uuid, objectName);
       const target = await objectNamed(ctx.tenant, extendedObjectName);
-      return onRecord(ctx, uuid, { type: 'RemoveExtension', objectUuid: target.objectUuid, objectName: target.name });
+      return onRecord(ctx, uuid, row, { type: 'RemoveExtension', objectUuid: target.objectUuid, objectName: target.name });
     },
   };
 }

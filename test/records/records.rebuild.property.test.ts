@@ -7,7 +7,10 @@ import type { Db } from '../../src/db/db.js';
 import type { EventStore } from '../../src/event-store/port.js';
 import { createPostgresEventStore } from '../../src/event-store/postgres.store.js';
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
-import { makeRecordsService } from '../../src/records/records.service.js';
+import { makeRecordsService, recordStateOf } from '../../src/records/records.service.js';
+import { recordDecider } from '../../aggregates/record/record.decider.js';
+import { recordStream, type RecordEvent } from '../../aggregates/record/record.events.js';
+import { loadRecordWithObjects } from '../../read-models/records.queries.js';
 import { makeObjectsService } from '../../src/schema/objects.service.js';
 import { makePropertiesService } from '../../src/schema/properties.service.js';
 import { openTestDb } from '../support/test-db.js';
@@ -90,6 +93,14 @@ describe('records rebuild', () => {
             // Refusals (a taken e-mail, a wrong state) are part of the sequence: they append nothing.
             if (!(err instanceof DomainError)) throw err;
           }
+        }
+        // The write path takes a record's state from its row instead of folding its stream.
+        for (const uuid of made) {
+          const history = await store.readStream(tenant, recordStream(uuid));
+          let folded = recordDecider.initialState();
+          for (const e of history) folded = recordDecider.evolve(folded, e as unknown as RecordEvent);
+          const row = (await loadRecordWithObjects(db, tenant, uuid))!.row;
+          expect({ state: recordStateOf(uuid, row), revision: Number(row.revision) }).toEqual({ state: folded, revision: history.at(-1)!.revision });
         }
         const live = await snapshot();
         await rebuildReadModels(db, store, projections);
