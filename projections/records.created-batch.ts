@@ -92,9 +92,9 @@ c as (
   on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live
   returning 1
 )
-select rx.i, rx.rid, jsonb_array_length(rx.pivot) - (select count(*) from s where s.rid = rx.rid)::int as missing,
+select rx.i, rx.rid, jsonb_array_length(rx.pivot) - coalesce(w.n, 0)::int as missing,
        (select count(*) from u)::int + (select count(*) from c)::int as other
-  from rx`;
+  from rx left join (select rid, count(*) as n from s group by rid) w on w.rid = rx.rid`;
 
 /** Scalar values as reservation keys (as `uniqueArrays` of records.projection.ts). */
 function uniqueEntries(values: Readonly<Record<string, unknown>>) {
