@@ -3,7 +3,7 @@ import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Sql } from './projection.js';
 
-/** A record row to insert, as `insertRow` of records.projection.ts takes it. */
+/** A record row to insert: one per object context of a record. */
 export interface NewRecordRow {
   tenant: string;
   revision: number;
@@ -38,9 +38,9 @@ export function createdRows(stored: StoredEvent): NewRecordRow[] {
 }
 
 /**
- * Many new record rows (of any tenants and objects) in one statement: the rows, their pivot rows
- * (pivot keys created on first use), their unique reservations and the live counts. The same
- * writes as one `insertRow` per row; a row already there (a replay) is skipped with its pivot.
+ * New record rows (of any tenants and objects) in one statement, one row or many: the rows, their pivot rows
+ * (pivot keys created on first use), their unique reservations and the live counts. A row
+ * already there (a replay) is skipped with its pivot.
  * Returns, per inserted row, whether a pivot key hidden by a concurrent transaction left pivot
  * rows out (the caller writes them again).
  */
@@ -96,10 +96,10 @@ select rx.i, rx.rid, jsonb_array_length(rx.pivot) - coalesce(w.n, 0)::int as mis
        (select count(*) from u)::int + (select count(*) from c)::int as other
   from rx left join (select rid, count(*) as n from s group by rid) w on w.rid = rx.rid`;
 
-/** Scalar values as reservation keys (as `uniqueArrays` of records.projection.ts). */
-function uniqueEntries(values: Readonly<Record<string, unknown>>) {
+/** Scalar values (of the `only` properties) as reservation keys: a string as is, anything else as its JSON. */
+export function uniqueEntries(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
   return Object.entries(values)
-    .filter(([, v]) => v !== null && typeof v !== 'object')
+    .filter(([name, v]) => (!only || only.has(name)) && v !== null && typeof v !== 'object')
     .map(([name, v]) => ({ name, value: typeof v === 'string' ? v : JSON.stringify(v) }));
 }
 

@@ -2,7 +2,7 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Projection, Sql } from './projection.js';
-import { createdRows, insertRecordRows } from './records.created-batch.js';
+import { createdRows, insertRecordRows, uniqueEntries, type NewRecordRow } from './records.created-batch.js';
 
 /**
  * `records` (one row per record and object context), `record_values` (the typed pivot),
@@ -26,10 +26,10 @@ function pivotArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlyS
   return [entries.map((e) => e.name), entries.map((e) => e.t), entries.map((e) => e.tf), entries.map((e) => e.n)] as const;
 }
 
-/** Scalar values as reservation keys: a string as is, anything else as its JSON. */
+/** Scalar values as reservation keys, as parallel arrays. */
 function uniqueArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
-  const entries = Object.entries(values).filter(([name, v]) => (!only || only.has(name)) && v !== null && typeof v !== 'object');
-  return [entries.map(([name]) => name), entries.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v)))] as const;
+  const entries = uniqueEntries(values, only);
+  return [entries.map((e) => e.name), entries.map((e) => e.value)] as const;
 }
 
 // Pivot rows of one record row; $4.. are the parallel arrays. Pivot keys are created on first use;
@@ -93,50 +93,9 @@ async function count(tx: Sql, tenant: string, objectUuid: string, live: number, 
   );
 }
 
-// One statement per new record row: the row, its pivot rows, its unique reservations (for the
-// properties rm_properties marks unique at this point of the log; e-mails case-insensitively) and
-// the live count. A value another record holds violates record_unique's key: the append rolls back.
-const insertRow = `
-with r as (
-  insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search,
-                       created_at, updated_at, created_by, updated_by, revision)
-  values ($1, $2, $3, $8, $9, $10, $11::uuid[], $12::jsonb, scoped_tsvector($2, to_tsvector('simple', $13)), $14, $14, $15, $15, $16)
-  on conflict do nothing returning rid
-),
-want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[]) where exists (select 1 from r)),
-${pivotInsert('want', '(select rid from r)')},
-u as (
-  insert into record_unique (tenant, object_uuid, name, value, record_uuid)
-  select $1, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end, $3
-    from r, unnest($17::text[], $18::text[]) as v(name, value)
-    join rm_properties p on p.tenant = $1 and p.object_uuid = $2 and p.name = v.name and p.is_unique and p.deleted_at is null
-  returning 1
-),
-c as (
-  insert into record_counts as c (tenant, object_uuid, shard, live, archived) select $1, $2, pg_backend_pid() % ${SHARDS}, 1, 0 from r
-  on conflict (tenant, object_uuid, shard) do update set live = c.live + 1
-  returning 1
-)
-select (select rid from r) as rid, (select count(*) from s)::int as written, (select count(*) from u)::int + (select count(*) from c)::int as other`;
-
-async function insertObjectRow(
-  tx: Sql,
-  stored: StoredEvent,
-  row: { objectUuid: string; uuid: string; primary: boolean; primaryObjectUuid: string; objectName: string; extends: readonly string[]; vals: Record<string, unknown>; createdAt: number; createdBy: string | null },
-) {
-  const doc = indexDoc(row.vals);
-  const [names, ts, tfs, ns] = pivotArrays(row.vals);
-  const [uniqueNames, uniqueValues] = uniqueArrays(row.vals);
-  const [done] = await tx.query<{ rid: number | null; written: number }>(
-    insertRow,
-    [
-      stored.tenant, row.objectUuid, row.uuid, names, ts, tfs, ns, row.primary, row.primaryObjectUuid, row.objectName, row.extends,
-      JSON.stringify(row.vals), doc.text, row.createdAt, row.createdBy, stored.revision, uniqueNames, uniqueValues,
-    ],
-    'records_insert',
-  );
-  if (done?.rid != null && done.written !== names.length) await repairPivot(tx, stored.tenant, row.objectUuid, done.rid, row.vals);
-}
+/** Inserts record rows (records.created-batch.ts), writing again the pivot of a row a hidden key cut short. */
+const insertRows = (tx: Sql, rows: readonly NewRecordRow[]) =>
+  insertRecordRows(tx, rows, (row, rid) => repairPivot(tx, row.tenant, row.objectUuid, rid, row.vals));
 
 // One statement per record row for an update: the values (on every row, once), the pivot rows and
 // the unique reservations of the changed properties. A reservation this record already holds is
@@ -192,10 +151,7 @@ export const recordsProjection: Projection = {
   async applyBatch(events, tx) {
     let created: StoredEvent[] = [];
     const flush = async () => {
-      if (created.length === 1) await recordsProjection.apply(created[0]!, tx);
-      else if (created.length > 1) {
-        await insertRecordRows(tx, created.flatMap(createdRows), (row, rid) => repairPivot(tx, row.tenant, row.objectUuid, rid, row.vals));
-      }
+      if (created.length > 0) await insertRows(tx, created.flatMap(createdRows));
       created = [];
     };
     for (const event of events) {
@@ -216,14 +172,7 @@ export const recordsProjection: Projection = {
     const uuid = stored.streamId.slice(RECORD_STREAM_PREFIX.length);
     switch (event.type) {
       case 'RecordCreated': {
-        const d = event.data;
-        const ext = d.extends ?? [];
-        for (const objectUuid of [d.objectUuid, ...ext]) {
-          await insertObjectRow(tx, stored, {
-            objectUuid, uuid, primary: objectUuid === d.objectUuid, primaryObjectUuid: d.objectUuid, objectName: d.objectName,
-            extends: ext, vals: d.properties, createdAt: at, createdBy: by,
-          });
-        }
+        await insertRows(tx, createdRows(stored));
         return;
       }
       case 'RecordUpdated': {
@@ -276,10 +225,10 @@ export const recordsProjection: Projection = {
         );
         const ext = [...meta!.extends, event.data.extendedObjectUuid];
         await tx.query('update records set extends = $3::uuid[], revision = $4 where tenant = $1 and uuid = $2', [tenant, uuid, ext, stored.revision]);
-        await insertObjectRow(tx, stored, {
-          objectUuid: event.data.extendedObjectUuid, uuid, primary: false, primaryObjectUuid: meta!.primary_object_uuid, objectName: meta!.object_name,
-          extends: ext, vals: primary.vals, createdAt: meta!.created_at, createdBy: meta!.created_by,
-        });
+        await insertRows(tx, [{
+          tenant, revision: stored.revision, objectUuid: event.data.extendedObjectUuid, uuid, primary: false, primaryObjectUuid: meta!.primary_object_uuid,
+          objectName: meta!.object_name, extends: ext, vals: primary.vals, createdAt: meta!.created_at, createdBy: meta!.created_by,
+        }]);
         await tx.query(
           `update records set updated_at = p.updated_at, updated_by = p.updated_by from records p
             where p.rid = $1 and records.tenant = $2 and records.uuid = $3 and not records.is_primary`,

@@ -62,7 +62,7 @@ async function fold<State, Command, Event extends DomainEvent>({ store, decider,
 }
 
 /**
- * The write path: load the stream (or a snapshot of it), fold it, decide, append with the revision we decided on.
+ * The write path: the stream folded (or its snapshot), decide, append with the revision we decided on.
  * Without a caller precondition a conflicting append is retried on fresh state (bounded), so no
  * acknowledged write is lost and none is applied twice.
  */
@@ -72,7 +72,9 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   const { store, decider, streamId, context } = opts;
   const retries = opts.expectedRevision === undefined ? (opts.maxRetries ?? 8) : 0;
   for (let attempt = 0; ; attempt++) {
-    let { state, revision } = (await opts.snapshot?.(attempt)) ?? (await fold(opts));
+    const head = (await opts.snapshot?.(attempt)) ?? (await fold(opts));
+    const revision = head.revision;
+    let state = head.state;
     if (opts.expectedRevision !== undefined && opts.expectedRevision !== revision) {
       throw new DomainError('WRONG_EXPECTED_REVISION', `expected revision ${opts.expectedRevision}, but it is ${revision}`, [
         {
