@@ -9,6 +9,8 @@
  * BENCH_ONLY=pglite|postgres runs one; BENCH_DATABASE names the PostgreSQL database, BENCH_KEEP=1
  * keeps it, BENCH_REUSE=1 measures a kept one again without seeding; BENCH_EXTRA=1 adds a rarer
  * contains, unfiltered sorted pages and an equality on a unique-ish text (cost against candidates).
+ * BENCH_OPS=get,index picks figures (create, get, update, index, text, extra); BENCH_PROFILE=dir
+ * writes a CPU profile of the server there (node --cpu-prof).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +27,8 @@ const PG_N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const PGLITE_N = Number(process.env.BENCH_PGLITE_RECORDS ?? Math.min(PG_N, 100_000));
 const ONLY = process.env.BENCH_ONLY; // 'pglite' | 'postgres'
 const PORT = 3900 + (process.pid % 50);
+const OPS = new Set((process.env.BENCH_OPS ?? `create,get,update,index,text${process.env.BENCH_EXTRA ? ',extra' : ''}`).split(','));
+const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 
 interface Seeded {
   token: string;
@@ -43,7 +47,7 @@ function run(cmd: string, args: string[], env: Record<string, string>, capture =
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...PROFILE, '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -169,13 +173,13 @@ async function bench(label: string, n: number, env: Record<string, string>) {
   await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } }, token, (text) => (matches = JSON.parse(text).total));
   process.stdout.write(`  the filtered query matches ${matches.toLocaleString('en-US')} records\n`);
   try {
-    figures.push(await measure('create', token, (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: benchRecord(n + 10_000_000 + i) } })));
-    figures.push(await measure('get by uuid', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
-    figures.push(await measure('update', token, (i) => ({ method: 'PUT', path: `/api/v2/deal/${pick(i)}`, body: { properties: { amount: (i % 100_000) / 100 } } })));
-    figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
-    figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
-    figures.push(await measure(`free text "${syllableWord(11)}"`, token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
-    if (process.env.BENCH_EXTRA) {
+    if (OPS.has('create')) figures.push(await measure('create', token, (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: benchRecord(n + 10_000_000 + i) } })));
+    if (OPS.has('get')) figures.push(await measure('get by uuid', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
+    if (OPS.has('update')) figures.push(await measure('update', token, (i) => ({ method: 'PUT', path: `/api/v2/deal/${pick(i)}`, body: { properties: { amount: (i % 100_000) / 100 } } })));
+    if (OPS.has('index')) figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
+    if (OPS.has('index')) figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
+    if (OPS.has('text')) figures.push(await measure(`free text "${syllableWord(11)}"`, token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
+    if (OPS.has('extra')) {
       // How the cost follows the candidates: a rarer fragment, and unfiltered lists.
       const rare = syllableWord(3);
       const rareFilter = { ...filtered, filters: [{ key: 'name', operator: 'contains', value: rare }, filtered.filters[1]] };

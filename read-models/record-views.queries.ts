@@ -29,7 +29,7 @@ export interface RecordViewRow extends RecordRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const viewSql = (where: string, links: boolean, definitions = true) => `
+const viewSql = (where: string, links: boolean, definitions = true, from = 'records r', teamTenant = '$3::uuid') => `
 select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
        r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision,
        (select coalesce(json_agg(json_build_object('uuid', o.object_uuid, 'name', o.name) order by o.object_uuid <> r.primary_object_uuid, o.name), '[]'::json)
@@ -42,7 +42,7 @@ select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r
        } as properties,
        (select coalesce(json_agg(json_build_object('uuid', t.team_uuid, 'name', t.name) order by t.name, t.team_uuid), '[]'::json)
           from team_records tr join teams t on t.tenant = tr.tenant and t.team_uuid = tr.team_uuid and t.deleted_at is null
-         where tr.tenant = $3::uuid and tr.record_uuid = r.uuid) as teams,
+         where tr.tenant = ${teamTenant} and tr.record_uuid = r.uuid) as teams,
        (select coalesce(json_agg(json_build_object('uuid', u.user_uuid, 'name', trim(u.firstname || ' ' || u.lastname))), '[]'::json)
           from users u where u.user_uuid in (r.created_by, r.updated_by, r.deleted_by)) as users,
        ${
@@ -59,14 +59,23 @@ select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r
          where l.tenant = r.tenant and l.connected and (l.from_record = r.uuid or l.to_record = r.uuid))`
            : 'null::json'
        } as links
-  from records r
- where r.tenant = $1 and ${where}`;
+  from ${from}
+ where ${where}`;
+
+// Several tenants' records in one statement (a batch of gets): each row is found by its own
+// (tenant, uuid) pair, so a tenant never sees another's record.
+const batchFrom = `unnest($1::text[], $2::uuid[], $3::uuid[]) as q(tenant, uuid, team_tenant)
+  join records r on r.tenant = q.tenant and r.uuid = q.uuid and r.is_primary`;
+const batchSql = (links: boolean) =>
+  viewSql('true', links, false, batchFrom, 'q.team_tenant').replace('select r.uuid,', 'select q.tenant as batch_tenant, r.uuid,');
 
 const statements = {
-  one: viewSql('r.uuid = $2 and r.is_primary', true),
-  oneNoLinks: viewSql('r.uuid = $2 and r.is_primary', false),
-  many: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', true, false),
-  manyNoLinks: viewSql('r.uuid = any($2::uuid[]) and r.is_primary', false, false),
+  one: viewSql('r.tenant = $1 and r.uuid = $2 and r.is_primary', true),
+  oneNoLinks: viewSql('r.tenant = $1 and r.uuid = $2 and r.is_primary', false),
+  many: viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', true, false),
+  manyNoLinks: viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', false, false),
+  batch: batchSql(true),
+  batchNoLinks: batchSql(false),
 };
 
 const teamTenant = (tenant: string) => (UUID.test(tenant) ? tenant : null);
@@ -88,6 +97,22 @@ export async function recordViews(sql: Sql, tenant: string, uuids: readonly stri
   const rows = await sql.query<RecordViewRow>(links ? statements.many : statements.manyNoLinks, [tenant, uuids, teamTenant(tenant)], links ? 'records_views' : 'records_views_nolinks');
   const byUuid = new Map(rows.map((r) => [r.uuid, r]));
   return uuids.flatMap((u) => byUuid.get(u) ?? []);
+}
+
+/**
+ * Records of several tenants at once, by (tenant, uuid): the answer for each key in order, null
+ * where the tenant has no such record. Without property definitions (`properties` is empty): the
+ * caller takes them from its objects.
+ */
+export async function recordViewsBatch(sql: Sql, keys: readonly { tenant: string; uuid: string }[], opts: { links: boolean }): Promise<(RecordViewRow | null)[]> {
+  if (keys.length === 0) return [];
+  const rows = await sql.query<RecordViewRow & { batch_tenant: string }>(
+    opts.links ? statements.batch : statements.batchNoLinks,
+    [keys.map((k) => k.tenant), keys.map((k) => k.uuid), keys.map((k) => teamTenant(k.tenant))],
+    opts.links ? 'records_views_batch' : 'records_views_batch_nolinks',
+  );
+  const found = new Map(rows.map(({ batch_tenant, ...row }) => [`${batch_tenant}\u0000${row.uuid}`, row as RecordViewRow]));
+  return keys.map((k) => found.get(`${k.tenant}\u0000${k.uuid.toLowerCase()}`) ?? null);
 }
 
 /** The definitions of a view row's live properties (the primary object's first). */

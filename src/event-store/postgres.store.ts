@@ -8,7 +8,7 @@ import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOpti
 import { applyProjections } from '../projections/apply.js';
 import { appendStatement } from './postgres.append.js';
 import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
-import { groupCommitQueue } from './group-commit.js';
+import { batchQueue } from '../db/batch-queue.js';
 
 const CHANNEL = 'platform_events';
 const START = '0:0';
@@ -250,7 +250,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     }
   }
 
-  const commits = groupCommitQueue<PendingAppend>({
+  const commits = batchQueue<PendingAppend>({
     maxInFlight: maxConcurrentCommits ?? (db.kind === 'pglite' ? 1 : 4),
     maxBatch: maxGroup,
     key: (p) => streamKey(p.tenant, p.streamId),

@@ -1,5 +1,6 @@
 import { shortLived } from '../cache/short-lived.js';
-import type { RecordObject } from '../../read-models/records.queries.js';
+import { loadRecordObject, type RecordObject } from '../../read-models/records.queries.js';
+import type { Sql } from '../../projections/projection.js';
 
 /**
  * The tenant's objects by name with their properties, as record writes and index requests read
@@ -15,6 +16,16 @@ export const configureObjectCache = (ms: number) => objects.configure(ms);
 export const cachedObject = (tenant: string, name: string, now: number) => objects.get(tenant, name, now);
 export const rememberObject = (tenant: string, object: RecordObject, now: number) => objects.set(tenant, object.name, object, now);
 export const forgetObjects = (tenant: string) => objects.forget(tenant);
+
+/** The tenant's live object `name` with its live properties, from the cache or read (and kept); null when there is none. */
+export async function objectByName(sql: Sql, tenant: string, name: string): Promise<RecordObject | null> {
+  const now = Date.now();
+  const cached = cachedObject(tenant, name, now);
+  if (cached) return cached;
+  const object = await loadRecordObject(sql, tenant, name);
+  if (object) rememberObject(tenant, object, now);
+  return object;
+}
 
 const SCHEMA_STREAMS = /^(object|property|relation|trait)-/;
 

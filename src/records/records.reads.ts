@@ -4,13 +4,15 @@ import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.s
 import { filterFieldOf } from '../../aggregates/record/record.values.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
-import { recordView, recordViews, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { recordViews, type RecordViewRow } from '../../read-models/record-views.queries.js';
 import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
+import { objectByName } from './object-cache.js';
 import { definitionsOf, objectNotFound, type Created } from './records.service.js';
+import { recordViewLoader } from './view-loader.js';
 
 export const catalogOf = (objects: readonly RecordObject[]): FilterCatalog['properties'] => {
   const out: Record<string, ReturnType<typeof filterFieldOf>> = {};
@@ -46,10 +48,17 @@ export async function relationCatalog(db: Db, tenant: string, objectUuid: string
 export function makeRecordReads(deps: { db: Db }) {
   const { db } = deps;
 
+  const load = recordViewLoader(db);
+
+  /** A record by uuid: its row from a batched read, its definitions from the object cache. */
   async function one(tenant: string, uuid: string, objectName: string | undefined, opts: ViewOptions): Promise<{ view: RecordView; row: RecordViewRow }> {
-    const row = await recordView(db, tenant, uuid);
+    const row = await load(tenant, uuid, { links: true });
     if (!row || (objectName !== undefined && !row.object_names.some((o) => o.name === objectName))) throw notFound('Record', uuid);
-    return { view: toRecordView(row, opts), row };
+    // object_names: the primary object first, then the extended ones (live objects only).
+    const objects = (await Promise.all(row.object_names.map((o) => objectByName(db, tenant, o.name)))).filter((o) => o !== null);
+    const [primary, ...extended] = objects;
+    const ordered = primary ? [primary, ...extended.sort((a, b) => (a.objectUuid < b.objectUuid ? -1 : 1))] : [];
+    return { view: toRecordView(row, opts, definitionsOf(ordered)), row };
   }
 
   async function page(tenant: string, object: RecordObject, req: RecordIndexRequest, opts: ViewOptions & { savedFilter?: CompiledFilter }) {

@@ -3,11 +3,11 @@ import { DomainError, notFound, type ErrorDetail } from '../../aggregates/kernel
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { recordDecider, type RecordCommand, type RecordState } from '../../aggregates/record/record.decider.js';
 import { recordStream } from '../../aggregates/record/record.events.js';
-import { loadRecordObject, loadRecordWithObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
+import { loadRecordWithObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
 import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { cachedObject, rememberObject } from './object-cache.js';
+import { objectByName } from './object-cache.js';
 import type { EventStore } from '../event-store/port.js';
 
 const RECORD_RETRIES = 30;
@@ -73,12 +73,8 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
 
   async function objectNamed(tenant: string, name: string): Promise<RecordObject> {
-    const now = Date.now();
-    const cached = cachedObject(tenant, name, now);
-    if (cached) return cached;
-    const object = await loadRecordObject(db, tenant, name);
+    const object = await objectByName(db, tenant, name);
     if (!object) throw objectNotFound(name);
-    rememberObject(tenant, object, now);
     return object;
   }
 

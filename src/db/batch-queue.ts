@@ -1,12 +1,13 @@
 /**
- * A group-commit queue: work items wait while `maxInFlight` flushes are running, and the next
- * flush takes every waiting item (up to `maxBatch`) at once. Items of one key never share a
- * flush (a stream's head moves once per statement); the later ones wait for the next.
+ * A batching queue (group commit): work items wait while `maxInFlight` flushes are running, and
+ * the next flush takes every waiting item (up to `maxBatch`) at once. Items of one key never
+ * share a flush (a stream's head moves once per statement); the later ones wait for the next.
  *
  * With few concurrent callers nothing waits and every flush holds one item; under load the
- * flushes grow, so the database commits (and fsyncs) once for many appends.
+ * flushes grow, so the database commits (and fsyncs) once for many appends, or answers many
+ * reads with one statement (one round trip, one backend woken).
  */
-export function groupCommitQueue<T>(options: {
+export function batchQueue<T>(options: {
   maxInFlight: number;
   maxBatch: number;
   key: (item: T) => string;
