@@ -1,7 +1,7 @@
 /**
  * `npm run bench:events`: event-store throughput on PGlite and, when DATABASE_URL is set, on
  * PostgreSQL. Prints a table; not a test. BENCH_ONLY=pglite|postgres runs one; BENCH_SECONDS sets
- * the time per figure.
+ * the time per figure; BENCH_COMMITS the group commits at once (default 4).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,7 @@ async function forSeconds(writers: number, work: (writer: number, i: number) => 
 async function measure(label: string, db: Db) {
   await migrate(db);
   await db.exec(tallyTableSql);
-  const store: EventStore = await createPostgresEventStore({ db });
+  const store: EventStore = await createPostgresEventStore({ db, maxConcurrentCommits: process.env.BENCH_COMMITS ? Number(process.env.BENCH_COMMITS) : undefined });
   const rows: [string, string][] = [];
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 

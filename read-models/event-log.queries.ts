@@ -43,7 +43,13 @@ export async function eventLog(sql: Sql, q: EventLogQuery): Promise<{ rows: Even
     if (values?.length) where.push(`${expr} = any(${arg(values)}::text[])`);
   };
   anyOf(`metadata ->> 'requestId'`, q.requestId);
-  anyOf(`metadata ->> 'correlationId'`, q.correlationId);
+  if (q.correlationId?.length) {
+    // Two indexes hold a correlation: the requestId one where it equals the requestId, the partial
+    // one where it does not (migration 0007).
+    const ids = arg(q.correlationId);
+    where.push(`((metadata ->> 'correlationId' = any(${ids}::text[]) and (metadata ->> 'correlationId') is distinct from (metadata ->> 'requestId'))
+      or (metadata ->> 'requestId' = any(${ids}::text[]) and metadata ->> 'correlationId' = metadata ->> 'requestId'))`);
+  }
   anyOf(`metadata ->> 'causationId'`, q.causationId);
   anyOf('type', q.type);
   anyOf(`metadata ->> 'userUuid'`, q.userUuid);

@@ -16,13 +16,13 @@ export function batchQueue<T>(options: {
   let queue: T[] = [];
   let inFlight = 0;
 
-  function take(): T[] {
+  function take(size: number): T[] {
     const keys = new Set<string>();
     const batch: T[] = [];
     const rest: T[] = [];
     for (const item of queue) {
       const key = options.key(item);
-      if (batch.length < options.maxBatch && !keys.has(key)) {
+      if (batch.length < size && !keys.has(key)) {
         keys.add(key);
         batch.push(item);
       } else {
@@ -35,7 +35,8 @@ export function batchQueue<T>(options: {
 
   function pump() {
     while (inFlight < options.maxInFlight && queue.length > 0) {
-      const batch = take();
+      // The waiting items spread over the free flushes: every database connection gets work.
+      const batch = take(Math.min(options.maxBatch, Math.ceil(queue.length / (options.maxInFlight - inFlight))));
       inFlight++;
       // `flush` settles its items itself; this only keeps the queue moving.
       options
@@ -48,10 +49,21 @@ export function batchQueue<T>(options: {
     }
   }
 
+  // A submitted item waits for the end of this turn of the event loop: the items submitted in
+  // the same turn (requests read together, callers a finished flush let go) share a flush.
+  let scheduled = false;
+  const pumpSoon = () => {
+    scheduled = false;
+    pump();
+  };
+
   return {
     submit(item: T) {
       queue.push(item);
-      pump();
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(pumpSoon);
+      }
     },
     get waiting() {
       return queue.length;
