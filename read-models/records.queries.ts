@@ -88,6 +88,25 @@ export async function loadRecordWithObjects(sql: Sql, tenant: string, uuid: stri
   return { row: rest, objects: objects.map(toRecordObject) };
 }
 
+/**
+ * Records of several tenants at once by (tenant, uuid) (a batch of writes reading their record):
+ * each key's primary row with the names of its live objects (primary first, then by uuid), or
+ * null where the tenant has no such record.
+ */
+export async function recordRowsBatch(sql: Sql, keys: readonly { tenant: string; uuid: string }[]): Promise<((RecordRow & { object_names: string[] }) | null)[]> {
+  if (keys.length === 0) return [];
+  const rows = await sql.query<RecordRow & { object_names: string[]; batch_tenant: string }>(
+    `select q.tenant as batch_tenant, ${recordColumns},
+            array(select o.name from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null
+                   order by o.object_uuid <> r.primary_object_uuid, o.object_uuid) as object_names
+       from unnest($1::text[], $2::uuid[]) as q(tenant, uuid) join records r on r.tenant = q.tenant and r.uuid = q.uuid and r.is_primary`,
+    [keys.map((k) => k.tenant), keys.map((k) => k.uuid)],
+    'records_rows_batch',
+  );
+  const found = new Map(rows.map(({ batch_tenant, ...row }) => [`${batch_tenant}\u0000${row.uuid}`, row]));
+  return keys.map((k) => found.get(`${k.tenant}\u0000${k.uuid.toLowerCase()}`) ?? null);
+}
+
 /** Whether the tenant has the record (archived or not). */
 export async function recordExists(sql: Sql, tenant: string, uuid: string): Promise<boolean> {
   return (await getRecord(sql, tenant, uuid)) !== null;

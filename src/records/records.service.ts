@@ -8,6 +8,7 @@ import { handleCommand, metadataFor, type CommandContext } from '../commands/com
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { objectByName } from './object-cache.js';
+import { recordRowLoader } from './view-loader.js';
 import type { EventStore } from '../event-store/port.js';
 
 const RECORD_RETRIES = 30;
@@ -78,12 +79,19 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     return object;
   }
 
-  /** The record and its objects; with `objectName`, the record must be a record of that object. */
+  const rowOf = recordRowLoader(db);
+
+  /**
+   * The record (a batched read of its row) and its objects (from the object cache); with
+   * `objectName`, the record must be a record of that object.
+   */
   async function existing(tenant: string, uuid: string, objectName?: string): Promise<{ row: RecordRow; objects: RecordObject[] }> {
-    const found = await loadRecordWithObjects(db, tenant, uuid);
-    if (!found || (objectName !== undefined && !found.objects.some((o) => o.name === objectName))) throw notFound('Record', uuid);
+    const found = await rowOf(tenant, uuid);
+    if (!found || (objectName !== undefined && !found.object_names.includes(objectName))) throw notFound('Record', uuid);
+    const { object_names, ...row } = found;
     // The primary object comes first: its definitions win a name clash.
-    return found;
+    const objects = (await Promise.all(object_names.map((name) => objectByName(db, tenant, name)))).filter((o) => o !== null);
+    return { row, objects };
   }
 
   /**

@@ -1,44 +1,47 @@
 import { recordViewsBatch, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { recordRowsBatch } from '../../read-models/records.queries.js';
 import { batchQueue } from '../db/batch-queue.js';
 import type { Db } from '../db/db.js';
 
-interface Wanted {
+interface Wanted<R> {
   tenant: string;
   uuid: string;
-  resolve: (row: RecordViewRow | null) => void;
+  resolve: (row: R | null) => void;
   reject: (error: unknown) => void;
 }
+
+type Key = { tenant: string; uuid: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Reads records by uuid in batches: gets that arrive while `maxInFlight` reads are running are
- * answered together by one statement (one round trip; each record found by its own tenant and
- * uuid). Without concurrent gets a read runs at once, alone. The rows carry no property
- * definitions: the caller has its objects.
+ * Reads records by (tenant, uuid) in batches: reads that arrive while `maxInFlight` are running
+ * are answered together by one statement (one round trip; each record found by its own tenant
+ * and uuid). Without concurrent reads a read runs at once, alone.
  */
-export function recordViewLoader(db: Db, options: { maxInFlight?: number; maxBatch?: number } = {}) {
-  const queues = [false, true].map((links) =>
-    batchQueue<Wanted>({
-      maxInFlight: options.maxInFlight ?? 2,
-      maxBatch: options.maxBatch ?? 64,
-      key: (w) => `${w.tenant}\u0000${w.uuid}`,
-      flush: async (batch) => {
-        try {
-          const rows = await recordViewsBatch(db, batch, { links });
-          batch.forEach((w, i) => w.resolve(rows[i] ?? null));
-        } catch (error) {
-          for (const w of batch) w.reject(error);
-        }
-      },
-    }),
-  );
-
-  /** The tenant's record `uuid` with what its response shows (definitions aside); null when there is none. */
-  return function load(tenant: string, uuid: string, opts: { links: boolean }): Promise<RecordViewRow | null> {
-    if (!UUID.test(uuid)) return Promise.resolve(null);
-    return new Promise((resolve, reject) => queues[opts.links ? 1 : 0]!.submit({ tenant, uuid, resolve, reject }));
-  };
+export function batchedByKey<R>(read: (keys: readonly Key[]) => Promise<(R | null)[]>, options: { maxInFlight?: number; maxBatch?: number } = {}) {
+  const queue = batchQueue<Wanted<R>>({
+    maxInFlight: options.maxInFlight ?? 2,
+    maxBatch: options.maxBatch ?? 64,
+    key: (w) => `${w.tenant}\u0000${w.uuid}`,
+    flush: async (batch) => {
+      try {
+        const rows = await read(batch);
+        batch.forEach((w, i) => w.resolve(rows[i] ?? null));
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+      }
+    },
+  });
+  return (tenant: string, uuid: string): Promise<R | null> =>
+    UUID.test(uuid) ? new Promise((resolve, reject) => queue.submit({ tenant, uuid, resolve, reject })) : Promise.resolve(null);
 }
 
-export type RecordViewLoad = ReturnType<typeof recordViewLoader>;
+/** A record's view row (what its response shows, definitions aside: the caller has its objects), batched. */
+export function recordViewLoader(db: Db) {
+  const [plain, linked] = [false, true].map((links) => batchedByKey((keys) => recordViewsBatch(db, keys, { links })));
+  return (tenant: string, uuid: string, opts: { links: boolean }): Promise<RecordViewRow | null> => (opts.links ? linked! : plain!)(tenant, uuid);
+}
+
+/** A record's primary row and the names of its live objects (what a write reads first), batched. */
+export const recordRowLoader = (db: Db) => batchedByKey((keys) => recordRowsBatch(db, keys));

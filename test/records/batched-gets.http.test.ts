@@ -60,10 +60,24 @@ describe('gets that arrive together', () => {
     expect(rows.map((r) => r?.vals ?? null)).toEqual([{ title: 'a-3' }, null, { title: 'b-3' }, null, { title: 'a-0' }]);
   });
 
+  it('writes that arrive together read their own company’s record: another company’s is 404 and stays unchanged', async () => {
+    const writes = [
+      ...recordsA.slice(0, 6).map((uuid, i) => ({ who: a, uuid, title: `a-new-${i}`, want: 200 })),
+      ...recordsB.slice(0, 6).map((uuid) => ({ who: a, uuid, title: 'hijacked', want: 404 })),
+      ...recordsB.slice(6).map((uuid, i) => ({ who: b, uuid, title: `b-new-${i}`, want: 200 })),
+    ];
+    const answers = await Promise.all(writes.map((w) => call(t.app, w.who, 'PUT', `/api/v2/widget/${w.uuid}`, { properties: { title: w.title } })));
+    expect(answers.map((r) => r.status)).toEqual(writes.map((w) => w.want));
+    const titlesB = await Promise.all(recordsB.map(async (uuid) => (await call(t.app, b, 'GET', `/api/v2/widget/${uuid}`)).body.data.properties.title));
+    expect(titlesB).toEqual([...recordsB.slice(0, 6).map((_, i) => `b-${i}`), ...recordsB.slice(6).map((_, i) => `b-new-${i}`)]);
+    const titleA = (await call(t.app, a, 'GET', `/api/v2/widget/${recordsA[5]}`)).body.data.properties.title;
+    expect(titleA).toBe('a-new-5');
+  });
+
   it('show a property added a moment before in this process, even with a long cache lifetime', async () => {
     await call(t.app, a, 'GET', `/api/v2/widget/${recordsA[0]}`);
     await aProperty(t.app, a, objA.uuid, { name: 'colour', label: 'Colour', type: 'string', format: 'text' });
     const res = await call(t.app, a, 'GET', `/api/v2/widget/${recordsA[0]}`);
-    expect(res.body.data.properties).toEqual({ title: 'a-0', colour: null });
+    expect(res.body.data.properties).toEqual({ title: 'a-new-0', colour: null });
   });
 });
