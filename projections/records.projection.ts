@@ -143,24 +143,87 @@ async function release(tx: Sql, tenant: string, objectUuid: string, uuid: string
   await tx.query('delete from record_unique where tenant = $1 and record_uuid = $3 and object_uuid = $2', [tenant, objectUuid, uuid], 'records_release_unique');
 }
 
+/** An update on the record's rows (locked, and behind the event). */
+async function applyUpdate(tx: Sql, stored: StoredEvent, rows: readonly Row[]) {
+  const event = stored as StoredEvent<RecordEvent> & RecordEvent & { type: 'RecordUpdated' };
+  const { tenant } = stored;
+  const uuid = stored.streamId.slice(RECORD_STREAM_PREFIX.length);
+  const before = rows[0]!.vals;
+  const after: Record<string, unknown> = { ...before };
+  for (const [name, change] of Object.entries(event.data.changes)) {
+    if (change.after === null || change.after === undefined) delete after[name];
+    else after[name] = change.after;
+  }
+  const changed = new Set(Object.keys(event.data.changes));
+  const text = indexDoc(after).text;
+  const [oldNames, oldTs, oldTfs, oldNs] = pivotArrays(before, changed);
+  const [names, ts, tfs, ns] = pivotArrays(after, changed);
+  const [uniqueNames, uniqueValues] = uniqueArrays(after, changed);
+  for (const [i, row] of rows.entries()) {
+    const [done] = await tx.query<{ written: number }>(
+      changeRow,
+      [
+        tenant, row.object_uuid, row.rid, names, ts, tfs, ns, JSON.stringify(after), text, stored.metadata.occurredAt, stored.metadata.userUuid,
+        stored.revision, uuid, i === 0, oldNames, oldTs, oldTfs, oldNs, [...changed], uniqueNames, uniqueValues,
+      ],
+      'records_change_row',
+    );
+    if (done!.written !== names.length) await repairPivot(tx, tenant, row.object_uuid, row.rid, after, changed);
+  }
+}
+
+/**
+ * A run of updates of distinct records (a group commit's): their rows locked by one statement,
+ * then each update on its rows. A run naming one record twice (a rebuild's) goes one by one.
+ */
+async function applyUpdates(tx: Sql, run: readonly StoredEvent[]) {
+  const key = (tenant: string, uuid: string) => `${tenant}\u0000${uuid}`;
+  const keys = run.map((e) => key(e.tenant, e.streamId.slice(RECORD_STREAM_PREFIX.length)));
+  if (run.length === 1 || new Set(keys).size < keys.length) {
+    for (const e of run) await recordsProjection.apply(e, tx);
+    return;
+  }
+  const locked = await tx.query<Row & { tenant: string; uuid: string }>(
+    `select r.tenant, r.uuid, r.rid, r.object_uuid, r.is_primary, r.vals, r.revision
+       from unnest($1::text[], $2::uuid[]) as q(tenant, uuid) join records r on r.tenant = q.tenant and r.uuid = q.uuid
+      order by r.rid for update of r`,
+    [run.map((e) => e.tenant), run.map((e) => e.streamId.slice(RECORD_STREAM_PREFIX.length))],
+    'records_lock_many',
+  );
+  const rowsOf = new Map<string, (Row & { tenant: string; uuid: string })[]>();
+  for (const row of locked) rowsOf.set(key(row.tenant, row.uuid), [...(rowsOf.get(key(row.tenant, row.uuid)) ?? []), row]);
+  for (const [i, e] of run.entries()) {
+    // The primary row first (its values are the record's), as rowsToAdvance gives them.
+    const rows = (rowsOf.get(keys[i]!) ?? []).sort((a, b) => Number(b.is_primary) - Number(a.is_primary));
+    if (rows.length > 0 && rows[0]!.revision < e.revision) await applyUpdate(tx, e, rows);
+  }
+}
+
 export const recordsProjection: Projection = {
   name: 'records',
   tables: ['records', 'record_fields', 'record_values', 'record_counts', 'record_unique'],
   handles: recordEventTypes,
-  /** Consecutive creates in one statement (records.created-batch.ts); everything else one by one. */
+  /**
+   * Consecutive creates in one statement (records.created-batch.ts); consecutive updates of
+   * distinct records locked by one statement; everything else one by one.
+   */
   async applyBatch(events, tx) {
     let created: StoredEvent[] = [];
+    let updated: StoredEvent[] = [];
     const flush = async () => {
       if (created.length > 0) await insertRows(tx, created.flatMap(createdRows));
-      created = [];
+      if (updated.length > 0) await applyUpdates(tx, updated);
+      [created, updated] = [[], []];
     };
     for (const event of events) {
-      if (event.type === 'RecordCreated') {
-        created.push(event);
-        continue;
+      if (event.type === 'RecordCreated' && updated.length === 0) created.push(event);
+      else if (event.type === 'RecordUpdated' && created.length === 0) updated.push(event);
+      else {
+        await flush();
+        if (event.type === 'RecordCreated') created.push(event);
+        else if (event.type === 'RecordUpdated') updated.push(event);
+        else await recordsProjection.apply(event, tx);
       }
-      await flush();
-      await recordsProjection.apply(event, tx);
     }
     await flush();
   },
@@ -177,29 +240,7 @@ export const recordsProjection: Projection = {
       }
       case 'RecordUpdated': {
         const rows = await rowsToAdvance(tx, stored, uuid);
-        if (!rows) return;
-        const before = rows[0]!.vals;
-        const after: Record<string, unknown> = { ...before };
-        for (const [name, change] of Object.entries(event.data.changes)) {
-          if (change.after === null || change.after === undefined) delete after[name];
-          else after[name] = change.after;
-        }
-        const changed = new Set(Object.keys(event.data.changes));
-        const text = indexDoc(after).text;
-        const [oldNames, oldTs, oldTfs, oldNs] = pivotArrays(before, changed);
-        const [names, ts, tfs, ns] = pivotArrays(after, changed);
-        const [uniqueNames, uniqueValues] = uniqueArrays(after, changed);
-        for (const [i, row] of rows.entries()) {
-          const [done] = await tx.query<{ written: number }>(
-            changeRow,
-            [
-              tenant, row.object_uuid, row.rid, names, ts, tfs, ns, JSON.stringify(after), text, at, by, stored.revision, uuid, i === 0,
-              oldNames, oldTs, oldTfs, oldNs, [...changed], uniqueNames, uniqueValues,
-            ],
-            'records_change_row',
-          );
-          if (done!.written !== names.length) await repairPivot(tx, tenant, row.object_uuid, row.rid, after, changed);
-        }
+        if (rows) await applyUpdate(tx, stored, rows);
         return;
       }
       case 'RecordArchived':
