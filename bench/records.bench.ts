@@ -10,7 +10,8 @@
  * keeps it, BENCH_REUSE=1 measures a kept one again without seeding; BENCH_EXTRA=1 adds a rarer
  * contains, unfiltered sorted pages and an equality on a unique-ish text (cost against candidates).
  * BENCH_OPS=get,index picks figures (create, get, update, index, text, extra); BENCH_PROFILE=dir
- * writes a CPU profile of the server there (node --cpu-prof).
+ * writes a CPU profile of the server there (node --cpu-prof). Index and free text are measured
+ * again on a server without the result cache (INDEX_CACHE_ENTRIES=0).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -195,6 +196,19 @@ async function bench(label: string, n: number, env: Record<string, string>) {
     const mem = peakMemory(server.pid!);
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    if (OPS.has('index') || OPS.has('text')) {
+      // The same requests on a server without the result cache: what every request costs when
+      // the object changes between them (each one reads all its matches).
+      const bare = await startServer({ ...env, INDEX_CACHE_ENTRIES: '0' });
+      try {
+        if (OPS.has('index')) figures.push(await measure('index page 1, no result cache', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
+        if (OPS.has('index')) figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
+        if (OPS.has('text')) figures.push(await measure('free text, no result cache', token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
+      } finally {
+        bare.kill('SIGTERM');
+        await new Promise((r) => bare.once('exit', r));
+      }
+    }
     const width = Math.max(...figures.map((f) => f.label.length));
     process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors\n`);
     for (const f of figures) {

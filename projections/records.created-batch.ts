@@ -87,9 +87,9 @@ u as (
   returning 1
 ),
 c as (
-  insert into record_counts as c (tenant, object_uuid, shard, live, archived)
-  select tenant, object_uuid, pg_backend_pid() % 16, count(*), 0 from r group by tenant, object_uuid
-  on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live
+  insert into record_counts as c (tenant, object_uuid, shard, live, archived, changes)
+  select tenant, object_uuid, pg_backend_pid() % 16, count(*), 0, count(*) from r group by tenant, object_uuid
+  on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live, changes = c.changes + excluded.changes
   returning 1
 )
 select rx.i, rx.rid, jsonb_array_length(rx.pivot) - coalesce(w.n, 0)::int as missing,

@@ -86,8 +86,8 @@ async function removePivot(tx: Sql, tenant: string, objectUuid: string, rid: num
 
 async function count(tx: Sql, tenant: string, objectUuid: string, live: number, archived: number) {
   await tx.query(
-    `insert into record_counts as c (tenant, object_uuid, shard, live, archived) values ($1, $2, pg_backend_pid() % ${SHARDS}, $3, $4)
-     on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live, archived = c.archived + excluded.archived`,
+    `insert into record_counts as c (tenant, object_uuid, shard, live, archived, changes) values ($1, $2, pg_backend_pid() % ${SHARDS}, $3, $4, 1)
+     on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live, archived = c.archived + excluded.archived, changes = c.changes + 1`,
     [tenant, objectUuid, live, archived],
     'records_count',
   );
@@ -125,9 +125,14 @@ res as (
   select $1, k.object_uuid, k.name, k.value, $13 from keys k
    where not exists (select 1 from record_unique x where x.tenant = $1 and x.object_uuid = k.object_uuid and x.name = k.name and x.value = k.value and x.record_uuid = $13)
   returning 1
+),
+cnt as (
+  insert into record_counts as c (tenant, object_uuid, shard, changes) values ($1, $2, pg_backend_pid() % ${SHARDS}, 1)
+  on conflict (tenant, object_uuid, shard) do update set changes = c.changes + 1
+  returning 1
 )
 select (select count(*) from s)::int as written, (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
-       + (select count(*) from rel)::int + (select count(*) from res)::int as other`;
+       + (select count(*) from rel)::int + (select count(*) from res)::int + (select count(*) from cnt)::int as other`;
 
 /** The record's rows, locked, when this event is new to them (null when applied already). */
 async function rowsToAdvance(tx: Sql, stored: StoredEvent, uuid: string): Promise<Row[] | null> {

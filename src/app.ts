@@ -13,6 +13,7 @@ import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
 import { afterAppend } from './event-store/after-append.js';
+import { configureIndexCache } from './records/index-cache.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
 import { registerIdentity } from './identity.js';
 import { registerSchema } from './schema/schema.module.js';
@@ -39,6 +40,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { config } = base;
   configureActorCache(config.AUTH_CACHE_MS);
   configureObjectCache(config.SCHEMA_CACHE_MS);
+  configureIndexCache(config.INDEX_CACHE_ENTRIES);
   // Once an append has committed, the caches forget what it may have changed.
   const platform: Platform = {
     ...base,

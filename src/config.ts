@@ -24,6 +24,8 @@ const configSchema = z
     AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // How long another process may use an object definition it cached (0: no cache; docs/records.md).
     SCHEMA_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    // Filtered index results kept, exact by the object's change count (0: no cache; docs/records.md).
+    INDEX_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(2000),
     PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
     LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),

@@ -15,6 +15,21 @@ export interface IndexResult {
   total: number;
   /** The page, in order. */
   uuids: string[];
+  /** The object's change count the result was read at (filtered requests; see `objectChanges`). */
+  version?: string;
+}
+
+/**
+ * How many record-row changes the object has seen (migration 0008): two reads that see the same
+ * number see the same records of the object, so a result read at one number holds at the other.
+ */
+export async function objectChanges(sql: Sql, tenant: string, objectUuid: string): Promise<string> {
+  const [row] = await sql.query<{ version: string }>(
+    'select coalesce(sum(changes), 0)::text as version from record_counts where tenant = $1 and object_uuid = $2',
+    [tenant, objectUuid],
+    'records_object_changes',
+  );
+  return row?.version ?? '0';
 }
 
 const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && req.filter.anyOf.length === 0 && !req.query;
@@ -44,13 +59,15 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   const limit = b.arg(req.limit, '::int');
   const offset = b.arg((req.page - 1) * req.limit, '::int');
   // Not prepared: a generic plan cannot see the pattern or the value a trigram / jsonb index needs.
-  const [row] = await sql.query<{ total: number; uuids: string[] }>(
+  // The object's change count in the same snapshot as the matches: what the result cache keys by.
+  const [row] = await sql.query<{ total: number; uuids: string[]; version: string }>(
     `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')} from records r where ${where.join(' and ')})
      select (select count(*) from m)::int8 as total,
-            array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids`,
+            array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids,
+            (select coalesce(sum(changes), 0) from record_counts where tenant = $1 and object_uuid = $2::uuid)::text as version`,
     b.params,
   );
-  return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [] };
+  return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [], version: row?.version ?? '0' };
 }
 
 async function totalOf(sql: Sql, target: IndexTarget, archived: CompiledIndexRequest['archived']) {

@@ -2,7 +2,6 @@ import { notFound } from '../../aggregates/kernel/errors.js';
 import { compileIndexRequest, type CompiledFilter, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
 import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.schema.js';
 import { filterFieldOf } from '../../aggregates/record/record.values.js';
-import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
 import { recordViews, type RecordViewRow } from '../../read-models/record-views.queries.js';
 import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
@@ -10,6 +9,7 @@ import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
+import { cachedIndexRecords } from './index-cache.js';
 import { objectByName } from './object-cache.js';
 import { definitionsOf, objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
@@ -70,7 +70,7 @@ export function makeRecordReads(deps: { db: Db }) {
       paths = rel.paths;
     }
     const compiled = compileIndexRequest(catalog, req, opts.savedFilter);
-    const { total, uuids } = await indexRecords(db, { tenant, objectUuid: object.objectUuid, relations: paths }, compiled);
+    const { total, uuids } = await cachedIndexRecords(db, { tenant, objectUuid: object.objectUuid, relations: paths }, compiled);
     const rows = await recordViews(db, tenant, uuids, { links: opts.format === 'EXPANDED' || (req.show?.includes('relations') ?? true) });
     const fields = compiled.show ? new Set(compiled.show) : opts.fields;
     // The page shares the object's definitions; records extending (or extended into) other objects add theirs.

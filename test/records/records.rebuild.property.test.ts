@@ -43,7 +43,7 @@ const snapshot = async () => ({
     `select r.uuid, r.object_uuid, f.name, v.t, v.tf, v.n from record_values v join records r on r.rid = v.rid join record_fields f on f.fid = v.fid
       order by 1, 2, 3, 4, 5, 6`,
   ),
-  counts: await db.query('select tenant, object_uuid, sum(live)::int8 as live, sum(archived)::int8 as archived from record_counts group by 1, 2 order by 1, 2'),
+  counts: await db.query('select tenant, object_uuid, sum(live)::int8 as live, sum(archived)::int8 as archived, sum(changes)::int8 as changes from record_counts group by 1, 2 order by 1, 2'),
   unique: await db.query('select * from record_unique order by tenant, object_uuid, name, value'),
 });
 
