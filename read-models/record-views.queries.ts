@@ -69,11 +69,17 @@ const batchFrom = `unnest($1::text[], $2::uuid[], $3::uuid[]) as q(tenant, uuid,
 const batchSql = (links: boolean) =>
   viewSql('true', links, false, batchFrom, 'q.team_tenant').replace('select r.uuid,', 'select q.tenant as batch_tenant, r.uuid,');
 
+// With the object's change count ($4) read in the same snapshot (migration 0008).
+const versioned = (sql: string) =>
+  sql.replace('select r.uuid,', `select (select coalesce(sum(changes), 0) from record_counts where tenant = $1 and object_uuid = $4::uuid)::text as version, r.uuid,`);
+
 const statements = {
   one: viewSql('r.tenant = $1 and r.uuid = $2 and r.is_primary', true),
   oneNoLinks: viewSql('r.tenant = $1 and r.uuid = $2 and r.is_primary', false),
   many: viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', true, false),
   manyNoLinks: viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', false, false),
+  manyVersioned: versioned(viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', true, false)),
+  manyNoLinksVersioned: versioned(viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', false, false)),
   batch: batchSql(true),
   batchNoLinks: batchSql(false),
 };
@@ -97,6 +103,21 @@ export async function recordViews(sql: Sql, tenant: string, uuids: readonly stri
   const rows = await sql.query<RecordViewRow>(links ? statements.many : statements.manyNoLinks, [tenant, uuids, teamTenant(tenant)], links ? 'records_views' : 'records_views_nolinks');
   const byUuid = new Map(rows.map((r) => [r.uuid, r]));
   return uuids.flatMap((u) => byUuid.get(u) ?? []);
+}
+
+/**
+ * Several records of the tenant, as `recordViews`, with the change count of `objectUuid` read in
+ * the same statement (undefined when no record was found): what a kept index result is checked by.
+ */
+export async function recordViewsAt(sql: Sql, tenant: string, objectUuid: string, uuids: readonly string[], opts: { links: boolean }): Promise<{ rows: RecordViewRow[]; version?: string }> {
+  if (uuids.length === 0) return { rows: [] };
+  const rows = await sql.query<RecordViewRow & { version: string }>(
+    opts.links ? statements.manyVersioned : statements.manyNoLinksVersioned,
+    [tenant, uuids, teamTenant(tenant), objectUuid],
+    opts.links ? 'records_views_versioned' : 'records_views_nolinks_versioned',
+  );
+  const byUuid = new Map(rows.map(({ version: _, ...r }) => [r.uuid, r as RecordViewRow]));
+  return { rows: uuids.flatMap((u) => byUuid.get(u) ?? []), version: rows[0]?.version };
 }
 
 /**

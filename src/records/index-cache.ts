@@ -1,20 +1,20 @@
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
-import { indexRecords, objectChanges, type IndexResult, type IndexTarget } from '../../read-models/record-index/record-index.queries.js';
-import type { Sql } from '../../projections/projection.js';
+import type { IndexResult, IndexTarget } from '../../read-models/record-index/record-index.queries.js';
 
 /**
  * Filtered and free-text index results, kept per process and keyed by the object's change count
  * (migration 0008), so a kept result is exact, never stale: a request whose object has seen no
- * record change since the result was read gets it for the price of reading the count (one small
- * statement) instead of reading every match again. Paging through a list, a dashboard asking
- * again, many users on one list view: each is one full read per change of the object.
+ * record change since the result was read gets it for the price of reading the count (in the
+ * statement that reads the page's records) instead of reading every match again. Paging through
+ * a list, a dashboard asking again, many users on one list view: each is one full read per
+ * change of the object.
  *
  * Not kept: unfiltered requests (already a page of an index), and requests through a relation
  * (they depend on other objects' records). At most INDEX_CACHE_ENTRIES results (least recently
  * used first out; 0 turns the cache off).
  */
 let maxEntries = 2000;
-const entries = new Map<string, { version: string; result: IndexResult }>();
+const entries = new Map<string, IndexResult & { version: string }>();
 
 export function configureIndexCache(max: number) {
   maxEntries = max;
@@ -23,20 +23,22 @@ export function configureIndexCache(max: number) {
 
 const filtered = (req: CompiledIndexRequest) => req.filter.all.length > 0 || req.filter.anyOf.length > 0 || Boolean(req.query);
 
-export async function cachedIndexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest): Promise<IndexResult> {
-  if (maxEntries === 0 || !filtered(req) || Object.keys(target.relations ?? {}).length > 0) return indexRecords(sql, target, req);
+/** Where a request's result is kept (null: such results are not kept), and what is kept there. */
+export function keptIndex(target: IndexTarget, req: CompiledIndexRequest): { key: string; kept?: IndexResult & { version: string } } | null {
+  if (maxEntries === 0 || !filtered(req) || Object.keys(target.relations ?? {}).length > 0) return null;
   const key = `${target.tenant}\u0000${target.objectUuid}\u0000${JSON.stringify(req)}`;
   const kept = entries.get(key);
-  if (kept && kept.version === (await objectChanges(sql, target.tenant, target.objectUuid))) {
+  if (kept) {
     entries.delete(key);
     entries.set(key, kept);
-    return kept.result;
   }
-  const result = await indexRecords(sql, target, req);
-  if (result.version !== undefined) {
-    entries.delete(key);
-    entries.set(key, { version: result.version, result });
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-  }
-  return result;
+  return { key, kept };
+}
+
+/** Keeps a result read with its object's change count. */
+export function keepIndex(key: string, result: IndexResult) {
+  if (maxEntries === 0 || result.version === undefined) return;
+  entries.delete(key);
+  entries.set(key, { ...result, version: result.version });
+  if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
 }

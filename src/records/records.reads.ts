@@ -3,13 +3,14 @@ import { compileIndexRequest, type CompiledFilter, type FilterCatalog } from '..
 import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.schema.js';
 import { filterFieldOf } from '../../aggregates/record/record.values.js';
 import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
-import { recordViews, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { recordViews, recordViewsAt, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { indexRecords, objectChanges } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
-import { cachedIndexRecords } from './index-cache.js';
+import { keepIndex, keptIndex } from './index-cache.js';
 import { objectByName } from './object-cache.js';
 import { definitionsOf, objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
@@ -70,8 +71,23 @@ export function makeRecordReads(deps: { db: Db }) {
       paths = rel.paths;
     }
     const compiled = compileIndexRequest(catalog, req, opts.savedFilter);
-    const { total, uuids } = await cachedIndexRecords(db, { tenant, objectUuid: object.objectUuid, relations: paths }, compiled);
-    const rows = await recordViews(db, tenant, uuids, { links: opts.format === 'EXPANDED' || (req.show?.includes('relations') ?? true) });
+    const target = { tenant, objectUuid: object.objectUuid, relations: paths };
+    const links = opts.format === 'EXPANDED' || (req.show?.includes('relations') ?? true);
+    const slot = keptIndex(target, compiled);
+    let found: { total: number; rows: RecordViewRow[] } | undefined;
+    if (slot?.kept) {
+      // The kept page's records and the object's change count, in one statement: the result holds
+      // when no record of the object changed since it was read.
+      const { kept } = slot;
+      const at = kept.uuids.length > 0 ? await recordViewsAt(db, tenant, object.objectUuid, kept.uuids, { links }) : { rows: [], version: await objectChanges(db, tenant, object.objectUuid) };
+      if (at.version === kept.version) found = { total: kept.total, rows: at.rows };
+    }
+    if (!found) {
+      const result = await indexRecords(db, target, compiled);
+      if (slot) keepIndex(slot.key, result);
+      found = { total: result.total, rows: await recordViews(db, tenant, result.uuids, { links }) };
+    }
+    const { total, rows } = found;
     const fields = compiled.show ? new Set(compiled.show) : opts.fields;
     // The page shares the object's definitions; records extending (or extended into) other objects add theirs.
     const wanted = [...new Set(rows.flatMap((r) => [r.primary_object_uuid, ...r.extends]))].filter((u) => u !== object.objectUuid);

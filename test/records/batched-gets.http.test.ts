@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordViewsBatch } from '../../read-models/record-views.queries.js';
+import { recordSchema } from '../../src/records/record-view.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aProperty } from '../schema/schema-fixtures.js';
@@ -44,8 +45,22 @@ describe('gets that arrive together', () => {
         expect(res.status).toBe(200);
         expect(res.body.data.uuid).toBe(asks[i]!.uuid);
         expect(res.body.data.properties).toEqual({ title: want });
+        // Written as built (no schema pass on the way out): exactly what the schema documents.
+        expect(recordSchema.parse(res.body.data)).toEqual(res.body.data);
       }
     });
+  });
+
+  it('are written as built, in every format: exactly what the record schema documents', async () => {
+    const urls = ['', '?recordReturnFormat=LEGACY', '?recordReturnFormat=EXPANDED', '?parse=structured', '?parse=human_readable', '?fields=title'];
+    for (const q of urls) {
+      const res = await call(t.app, a, 'GET', `/api/v2/widget/${recordsA[1]}${q}`);
+      expect(res.status).toBe(200);
+      expect(recordSchema.parse(res.body.data)).toEqual(res.body.data);
+    }
+    const page = await call(t.app, a, 'POST', '/api/v2/widget/index', { filters: [{ key: 'title', operator: 'startsWith', value: 'a-' }], limit: 5 });
+    expect(page.body.data).toHaveLength(5);
+    for (const r of page.body.data) expect(recordSchema.parse(r)).toEqual(r);
   });
 
   it('read by one statement: a key of another tenant finds nothing, the order of the keys is kept', async () => {
