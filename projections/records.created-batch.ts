@@ -2,6 +2,7 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Sql } from './projection.js';
+import { pivotRowsCtes } from './records.pivot-sql.js';
 
 /** A record row to insert: one per object context of a record. */
 export interface NewRecordRow {
@@ -63,22 +64,7 @@ want as (
   select rx.rid, rx.tenant, rx.object_uuid, p.name, p.t, p.tf, p.n
     from rx, jsonb_to_recordset(rx.pivot) as p(name text, t text, tf text, n float8)
 ),
-ins as (
-  insert into record_fields (tenant, object_uuid, name)
-  select distinct w.tenant, w.object_uuid, w.name from want w
-   where not exists (select 1 from record_fields f where f.tenant = w.tenant and f.object_uuid = w.object_uuid and f.name = w.name)
-  on conflict do nothing returning fid, tenant, object_uuid, name
-),
-f as (
-  select fid, tenant, object_uuid, name from ins
-  union all
-  select fid, tenant, object_uuid, name from record_fields where (tenant, object_uuid, name) in (select tenant, object_uuid, name from want)
-),
-s as (
-  insert into record_values (tenant, fid, rid, t, tf, n)
-  select w.tenant, f.fid, w.rid, left(w.t, 200), w.tf, w.n from want w join f using (tenant, object_uuid, name)
-  returning rid
-),
+${pivotRowsCtes},
 u as (
   insert into record_unique (tenant, object_uuid, name, value, record_uuid)
   select rx.tenant, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end, rx.uuid

@@ -2,21 +2,17 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Projection, Sql } from './projection.js';
-import { createdRows, insertRecordRows, uniqueEntries, type NewRecordRow } from './records.created-batch.js';
+import { createdRows, insertRecordRows, type NewRecordRow } from './records.created-batch.js';
+import { changeRecordRows, updatedRows, type LockedRow, type RowChange } from './records.updated-batch.js';
 
 /**
  * `records` (one row per record and object context), `record_values` (the typed pivot),
  * `record_fields` (pivot keys), `record_counts` and `record_unique`. Every change is guarded by
- * the record's revision on its rows, so a replayed event changes nothing. Each record row is
- * written in one statement, so a create or an update costs one round trip per object context.
+ * the record's revision on its rows, so a replayed event changes nothing. A create writes all its
+ * record rows in one statement (records.created-batch.ts), an update too (records.updated-batch.ts);
+ * a run of creates, or of updates of distinct records, is one statement as well.
  */
-interface Row {
-  rid: number;
-  object_uuid: string;
-  is_primary: boolean;
-  vals: Record<string, unknown>;
-  revision: number;
-}
+type Row = LockedRow;
 
 const SHARDS = 16;
 
@@ -24,12 +20,6 @@ const SHARDS = 16;
 function pivotArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
   const { entries } = indexDoc(values, only);
   return [entries.map((e) => e.name), entries.map((e) => e.t), entries.map((e) => e.tf), entries.map((e) => e.n)] as const;
-}
-
-/** Scalar values as reservation keys, as parallel arrays. */
-function uniqueArrays(values: Readonly<Record<string, unknown>>, only?: ReadonlySet<string>) {
-  const entries = uniqueEntries(values, only);
-  return [entries.map((e) => e.name), entries.map((e) => e.value)] as const;
 }
 
 // Pivot rows of one record row; $4.. are the parallel arrays. Pivot keys are created on first use;
@@ -97,43 +87,6 @@ async function count(tx: Sql, tenant: string, objectUuid: string, live: number, 
 const insertRows = (tx: Sql, rows: readonly NewRecordRow[]) =>
   insertRecordRows(tx, rows, (row, rid) => repairPivot(tx, row.tenant, row.objectUuid, rid, row.vals));
 
-// One statement per record row for an update: the values (on every row, once), the pivot rows and
-// the unique reservations of the changed properties. A reservation this record already holds is
-// kept (an e-mail changing case keeps its key); any other taken value violates the key.
-const changeRow = `
-with u as (
-  update records set vals = $8::jsonb, search = scoped_tsvector(object_uuid, to_tsvector('simple', $9)), updated_at = $10, updated_by = $11, revision = $12
-   where tenant = $1 and uuid = $13 and $14 returning 1
-),
-old(name, t, tf, n) as (select * from unnest($15::text[], $16::text[], $17::text[], $18::float8[])),
-${pivotDelete('old', '$3')},
-want(name, t, tf, n) as (select * from unnest($4::text[], $5::text[], $6::text[], $7::float8[])),
-${pivotInsert('want', '$3')},
-keys as (
-  select p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end as value
-    from unnest($20::text[], $21::text[]) as v(name, value)
-    join rm_properties p on p.tenant = $1 and p.object_uuid = $2 and p.name = v.name and p.is_unique and p.deleted_at is null
-),
-rel as (
-  delete from record_unique x
-   where x.tenant = $1 and x.record_uuid = $13 and x.object_uuid = $2 and x.name = any($19::text[])
-     and not exists (select 1 from keys k where k.name = x.name and k.value = x.value)
-  returning 1
-),
-res as (
-  insert into record_unique (tenant, object_uuid, name, value, record_uuid)
-  select $1, k.object_uuid, k.name, k.value, $13 from keys k
-   where not exists (select 1 from record_unique x where x.tenant = $1 and x.object_uuid = k.object_uuid and x.name = k.name and x.value = k.value and x.record_uuid = $13)
-  returning 1
-),
-cnt as (
-  insert into record_counts as c (tenant, object_uuid, shard, changes) values ($1, $2, pg_backend_pid() % ${SHARDS}, 1)
-  on conflict (tenant, object_uuid, shard) do update set changes = c.changes + 1
-  returning 1
-)
-select (select count(*) from s)::int as written, (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
-       + (select count(*) from rel)::int + (select count(*) from res)::int + (select count(*) from cnt)::int as other`;
-
 /** The record's rows, locked, when this event is new to them (null when applied already). */
 async function rowsToAdvance(tx: Sql, stored: StoredEvent, uuid: string): Promise<Row[] | null> {
   const rows = await tx.query<Row>(
@@ -148,38 +101,13 @@ async function release(tx: Sql, tenant: string, objectUuid: string, uuid: string
   await tx.query('delete from record_unique where tenant = $1 and record_uuid = $3 and object_uuid = $2', [tenant, objectUuid, uuid], 'records_release_unique');
 }
 
-/** An update on the record's rows (locked, and behind the event). */
-async function applyUpdate(tx: Sql, stored: StoredEvent, rows: readonly Row[]) {
-  const event = stored as StoredEvent<RecordEvent> & RecordEvent & { type: 'RecordUpdated' };
-  const { tenant } = stored;
-  const uuid = stored.streamId.slice(RECORD_STREAM_PREFIX.length);
-  const before = rows[0]!.vals;
-  const after: Record<string, unknown> = { ...before };
-  for (const [name, change] of Object.entries(event.data.changes)) {
-    if (change.after === null || change.after === undefined) delete after[name];
-    else after[name] = change.after;
-  }
-  const changed = new Set(Object.keys(event.data.changes));
-  const text = indexDoc(after).text;
-  const [oldNames, oldTs, oldTfs, oldNs] = pivotArrays(before, changed);
-  const [names, ts, tfs, ns] = pivotArrays(after, changed);
-  const [uniqueNames, uniqueValues] = uniqueArrays(after, changed);
-  for (const [i, row] of rows.entries()) {
-    const [done] = await tx.query<{ written: number }>(
-      changeRow,
-      [
-        tenant, row.object_uuid, row.rid, names, ts, tfs, ns, JSON.stringify(after), text, stored.metadata.occurredAt, stored.metadata.userUuid,
-        stored.revision, uuid, i === 0, oldNames, oldTs, oldTfs, oldNs, [...changed], uniqueNames, uniqueValues,
-      ],
-      'records_change_row',
-    );
-    if (done!.written !== names.length) await repairPivot(tx, tenant, row.object_uuid, row.rid, after, changed);
-  }
-}
+/** Writes updated record rows (records.updated-batch.ts), writing again the pivot of a row a hidden key cut short. */
+const changeRows = (tx: Sql, changes: readonly RowChange[]) =>
+  changeRecordRows(tx, changes, (c) => repairPivot(tx, c.tenant, c.objectUuid, c.rid, c.after, c.changed));
 
 /**
- * A run of updates of distinct records (a group commit's): their rows locked by one statement,
- * then each update on its rows. A run naming one record twice (a rebuild's) goes one by one.
+ * A run of updates of distinct records (a group commit's): their rows locked by one statement and
+ * changed by one more. A run naming one record twice (a rebuild's) goes one by one.
  */
 async function applyUpdates(tx: Sql, run: readonly StoredEvent[]) {
   const key = (tenant: string, uuid: string) => `${tenant}\u0000${uuid}`;
@@ -197,11 +125,12 @@ async function applyUpdates(tx: Sql, run: readonly StoredEvent[]) {
   );
   const rowsOf = new Map<string, (Row & { tenant: string; uuid: string })[]>();
   for (const row of locked) rowsOf.set(key(row.tenant, row.uuid), [...(rowsOf.get(key(row.tenant, row.uuid)) ?? []), row]);
-  for (const [i, e] of run.entries()) {
+  const changes = run.flatMap((e, i) => {
     // The primary row first (its values are the record's), as rowsToAdvance gives them.
     const rows = (rowsOf.get(keys[i]!) ?? []).sort((a, b) => Number(b.is_primary) - Number(a.is_primary));
-    if (rows.length > 0 && rows[0]!.revision < e.revision) await applyUpdate(tx, e, rows);
-  }
+    return rows.length > 0 && rows[0]!.revision < e.revision ? updatedRows(e, rows) : [];
+  });
+  await changeRows(tx, changes);
 }
 
 export const recordsProjection: Projection = {
@@ -245,7 +174,7 @@ export const recordsProjection: Projection = {
       }
       case 'RecordUpdated': {
         const rows = await rowsToAdvance(tx, stored, uuid);
-        if (rows) await applyUpdate(tx, stored, rows);
+        if (rows) await changeRows(tx, updatedRows(stored, rows));
         return;
       }
       case 'RecordArchived':

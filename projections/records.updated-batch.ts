@@ -1,0 +1,126 @@
+import type { StoredEvent } from '../aggregates/kernel/events.js';
+import { indexDoc } from '../aggregates/record/record.index-doc.js';
+import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
+import { uniqueEntries } from './records.created-batch.js';
+import type { Sql } from './projection.js';
+import { pivotRowsCtes } from './records.pivot-sql.js';
+
+/** A record row as an update finds it (locked, its values before). */
+export interface LockedRow {
+  rid: number;
+  object_uuid: string;
+  is_primary: boolean;
+  vals: Record<string, unknown>;
+  revision: number;
+}
+
+/** What an update writes on one record row. */
+export interface RowChange {
+  tenant: string;
+  objectUuid: string;
+  rid: number;
+  uuid: string;
+  /** The first row of its record: it writes the values, text and revision on all the record's rows. */
+  first: boolean;
+  after: Record<string, unknown>;
+  changed: ReadonlySet<string>;
+  before: Record<string, unknown>;
+  at: number;
+  by: string | null;
+  revision: number;
+}
+
+/** The changes a `RecordUpdated` makes on the record's rows (the primary first). */
+export function updatedRows(stored: StoredEvent, rows: readonly LockedRow[]): RowChange[] {
+  const d = (stored as StoredEvent<RecordEvent> & Extract<RecordEvent, { type: 'RecordUpdated' }>).data;
+  const before = rows[0]!.vals;
+  const after: Record<string, unknown> = { ...before };
+  for (const [name, change] of Object.entries(d.changes)) {
+    if (change.after === null || change.after === undefined) delete after[name];
+    else after[name] = change.after;
+  }
+  const changed = new Set(Object.keys(d.changes));
+  return rows.map((row, i) => ({
+    tenant: stored.tenant, objectUuid: row.object_uuid, rid: row.rid, uuid: stored.streamId.slice(RECORD_STREAM_PREFIX.length), first: i === 0,
+    after, changed, before, at: stored.metadata.occurredAt, by: stored.metadata.userUuid, revision: stored.revision,
+  }));
+}
+
+/**
+ * Updated record rows (of any tenants, objects and records, each row once) in one statement: the
+ * values, text and revision (on every row of a record, from its first), the pivot rows and unique
+ * reservations of the changed properties, and the object's change count. A reservation the record
+ * already holds is kept (an e-mail changing case keeps its key); any other taken value violates
+ * the key. Returns, per row, how many of its pivot rows a pivot key hidden by a concurrent
+ * transaction left out (the caller writes them again).
+ */
+const changeRowsSql = `
+with input as (
+  select * from jsonb_to_recordset($1::jsonb) as x(i int, tenant text, object_uuid uuid, rid bigint, uuid uuid, first boolean,
+    vals jsonb, doc text, at bigint, by uuid, revision bigint, pivot jsonb, old jsonb, changed text[], uniq jsonb)
+),
+u as (
+  update records r set vals = x.vals, search = scoped_tsvector(r.object_uuid, to_tsvector('simple', x.doc)), updated_at = x.at, updated_by = x.by, revision = x.revision
+    from input x where x.first and r.tenant = x.tenant and r.uuid = x.uuid
+  returning 1
+),
+old as (
+  select x.tenant, x.object_uuid, x.rid, o.name, o.t, o.n
+    from input x, jsonb_to_recordset(x.old) as o(name text, t text, n float8)
+),
+fo as (select fid, tenant, object_uuid, name from record_fields where (tenant, object_uuid, name) in (select tenant, object_uuid, name from old)),
+-- Deletes pivot rows by their exact keys: each delete is a probe of its partial index.
+dt as (
+  delete from record_values v using old o join fo using (tenant, object_uuid, name)
+   where o.t is not null and v.fid = fo.fid and v.t = left(o.t, 200) collate "C" and v.t is not null and v.rid = o.rid returning 1
+),
+dn as (
+  delete from record_values v using old o join fo using (tenant, object_uuid, name)
+   where o.n is not null and v.fid = fo.fid and v.n = o.n and v.n is not null and v.rid = o.rid returning 1
+),
+want as (
+  select x.tenant, x.object_uuid, x.rid, p.name, p.t, p.tf, p.n
+    from input x, jsonb_to_recordset(x.pivot) as p(name text, t text, tf text, n float8)
+),
+${pivotRowsCtes},
+keys as (
+  select x.tenant, x.uuid, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end as value
+    from input x cross join lateral jsonb_to_recordset(x.uniq) as v(name text, value text)
+    join rm_properties p on p.tenant = x.tenant and p.object_uuid = x.object_uuid and p.name = v.name and p.is_unique and p.deleted_at is null
+),
+rel as (
+  delete from record_unique r using input x
+   where r.tenant = x.tenant and r.record_uuid = x.uuid and r.object_uuid = x.object_uuid and r.name = any(x.changed)
+     and not exists (select 1 from keys k where k.tenant = r.tenant and k.uuid = r.record_uuid and k.object_uuid = r.object_uuid and k.name = r.name and k.value = r.value)
+  returning 1
+),
+res as (
+  insert into record_unique (tenant, object_uuid, name, value, record_uuid)
+  select k.tenant, k.object_uuid, k.name, k.value, k.uuid from keys k
+   where not exists (select 1 from record_unique r where r.tenant = k.tenant and r.object_uuid = k.object_uuid and r.name = k.name and r.value = k.value and r.record_uuid = k.uuid)
+  returning 1
+),
+cnt as (
+  insert into record_counts as c (tenant, object_uuid, shard, changes)
+  select tenant, object_uuid, pg_backend_pid() % 16, count(*) from input group by tenant, object_uuid
+  on conflict (tenant, object_uuid, shard) do update set changes = c.changes + excluded.changes
+  returning 1
+)
+select x.i, jsonb_array_length(x.pivot) - coalesce(w.n, 0)::int as missing,
+       (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
+       + (select count(*) from rel)::int + (select count(*) from res)::int + (select count(*) from cnt)::int as other
+  from input x left join (select rid, count(*) as n from s group by rid) w on w.rid = x.rid`;
+
+const pivotOf = (values: Readonly<Record<string, unknown>>, only: ReadonlySet<string>) => indexDoc(values, only).entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n }));
+
+/** Writes the changes in one statement; `repair` rewrites the pivot of a row that missed pivot rows. */
+export async function changeRecordRows(tx: Sql, changes: readonly RowChange[], repair: (change: RowChange) => Promise<void>) {
+  if (changes.length === 0) return;
+  const input = changes.map((c, i) => ({
+    i, tenant: c.tenant, object_uuid: c.objectUuid, rid: c.rid, uuid: c.uuid, first: c.first, vals: c.after, doc: c.first ? indexDoc(c.after).text : null,
+    at: c.at, by: c.by, revision: c.revision, pivot: pivotOf(c.after, c.changed), old: pivotOf(c.before, c.changed).map(({ tf: _, ...o }) => o),
+    changed: [...c.changed], uniq: uniqueEntries(c.after, c.changed),
+  }));
+  const done = await tx.query<{ i: number; missing: number }>(changeRowsSql, [JSON.stringify(input)], 'records_change_rows');
+  for (const d of done) if (d.missing !== 0) await repair(changes[d.i]!);
+}
