@@ -3,6 +3,7 @@
  * PostgreSQL. Prints a table; not a test. BENCH_ONLY=pglite|postgres runs one; BENCH_SECONDS sets
  * the time per figure; BENCH_COMMITS the group commits at once (default 4).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,13 @@ async function measure(label: string, db: Db) {
   rows.push(['single-event appends/s, 16 writers, distinct streams', fmt(await forSeconds(16, async (w, i) => (await store.append('bench', `s16-${w}`, [ev(i)], { expectedRevision: 'any' }), 1)))]);
   const batch = Array.from({ length: 10 }, (_, i) => ev(i));
   rows.push(['events/s in batches of 10, 16 writers', fmt(await forSeconds(16, async (w) => (await store.append('bench', `b-${w}`, batch, { expectedRevision: 'any' }), 10)))]);
+  // As requests append them: each batch has its own requestId (above, ten ids repeat, which keeps
+  // the requestId index's inserts on a few pages).
+  const ownRequest = () => {
+    const id = randomUUID();
+    return batch.map((e) => ({ ...e, metadata: { ...e.metadata, requestId: id, correlationId: id } }));
+  };
+  rows.push(['  same, a new requestId per batch', fmt(await forSeconds(16, async (w) => (await store.append('bench', `b-${w}`, ownRequest(), { expectedRevision: 'any' }), 10)))]);
   let conflicts = 0;
   const heads = new Map<number, number>();
   const oneStream = await forSeconds(16, async (w, i) => {
