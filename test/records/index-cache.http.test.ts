@@ -91,6 +91,10 @@ describe('the index result cache', () => {
     expect(answerB).toEqual({ total: 1, uuids: [mine] });
     expect(answerA.uuids).not.toContain(mine);
     expect(await ask(a)).toEqual(answerA);
+    // Kept pages asked together: each company still gets its own.
+    const together = await Promise.all(Array.from({ length: 12 }, (_, i) => ask(i % 2 === 0 ? a : b, 1 + (i % 4 < 2 ? 0 : 1))));
+    const wanted = await Promise.all(Array.from({ length: 12 }, (_, i) => uncached(i % 2 === 0 ? a : b, 1 + (i % 4 < 2 ? 0 : 1))));
+    expect(together).toEqual(wanted);
   });
 
   it('answers from the cache while the object has seen no change, and reads again after one', async () => {
