@@ -1,10 +1,10 @@
 import { notFound } from '../../aggregates/kernel/errors.js';
-import { compileIndexRequest, type CompiledFilter, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
+import { compileIndexRequest, type CompiledFilter, type CompiledIndexRequest, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
 import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.schema.js';
 import { filterFieldOf } from '../../aggregates/record/record.values.js';
 import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
 import { recordViews, recordViewsAt, type RecordViewRow } from '../../read-models/record-views.queries.js';
-import { indexRecords, objectChanges } from '../../read-models/record-index/record-index.queries.js';
+import { indexRecords, objectChanges, type IndexTarget } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
@@ -62,6 +62,22 @@ export function makeRecordReads(deps: { db: Db }) {
     return { view: toRecordView(row, opts, definitionsOf(ordered)), row };
   }
 
+  /** The total and the page's records: a kept result when the object has not changed since, else read (and kept). */
+  async function matches(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean): Promise<{ total: number; rows: RecordViewRow[] }> {
+    const { tenant, objectUuid } = target;
+    const slot = keptIndex(target, compiled);
+    if (slot?.kept) {
+      // The kept page's records and the object's change count, in one statement: the result holds
+      // when no record of the object changed since it was read.
+      const { kept } = slot;
+      const at = kept.uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, kept.uuids, { links }) : { rows: [], version: await objectChanges(db, tenant, objectUuid) };
+      if (at.version === kept.version) return { total: kept.total, rows: at.rows };
+    }
+    const result = await indexRecords(db, target, compiled);
+    if (slot) keepIndex(slot.key, result);
+    return { total: result.total, rows: await recordViews(db, tenant, result.uuids, { links }) };
+  }
+
   async function page(tenant: string, object: RecordObject, req: RecordIndexRequest, opts: ViewOptions & { savedFilter?: CompiledFilter }) {
     let catalog: FilterCatalog = { properties: catalogOf([object]) };
     let paths: Record<string, RelationPath> = {};
@@ -71,23 +87,8 @@ export function makeRecordReads(deps: { db: Db }) {
       paths = rel.paths;
     }
     const compiled = compileIndexRequest(catalog, req, opts.savedFilter);
-    const target = { tenant, objectUuid: object.objectUuid, relations: paths };
     const links = opts.format === 'EXPANDED' || (req.show?.includes('relations') ?? true);
-    const slot = keptIndex(target, compiled);
-    let found: { total: number; rows: RecordViewRow[] } | undefined;
-    if (slot?.kept) {
-      // The kept page's records and the object's change count, in one statement: the result holds
-      // when no record of the object changed since it was read.
-      const { kept } = slot;
-      const at = kept.uuids.length > 0 ? await recordViewsAt(db, tenant, object.objectUuid, kept.uuids, { links }) : { rows: [], version: await objectChanges(db, tenant, object.objectUuid) };
-      if (at.version === kept.version) found = { total: kept.total, rows: at.rows };
-    }
-    if (!found) {
-      const result = await indexRecords(db, target, compiled);
-      if (slot) keepIndex(slot.key, result);
-      found = { total: result.total, rows: await recordViews(db, tenant, result.uuids, { links }) };
-    }
-    const { total, rows } = found;
+    const { total, rows } = await matches({ tenant, objectUuid: object.objectUuid, relations: paths }, compiled, links);
     const fields = compiled.show ? new Set(compiled.show) : opts.fields;
     // The page shares the object's definitions; records extending (or extended into) other objects add theirs.
     const wanted = [...new Set(rows.flatMap((r) => [r.primary_object_uuid, ...r.extends]))].filter((u) => u !== object.objectUuid);
