@@ -15,13 +15,15 @@ type Key = { tenant: string; uuid: string };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Reads records by (tenant, uuid) in batches: reads that arrive while `maxInFlight` are running
- * are answered together by one statement (one round trip; each record found by its own tenant
+ * Reads records by (tenant, uuid) in batches: reads that arrive while `maxInFlight` (one) are
+ * running are answered together by one statement (one round trip; each record found by its own tenant
  * and uuid). Without concurrent reads a read runs at once, alone.
  */
 export function batchedByKey<R>(read: (keys: readonly Key[]) => Promise<(R | null)[]>, options: { maxInFlight?: number; maxBatch?: number } = {}) {
   const queue = batchQueue<Wanted<R>>({
-    maxInFlight: options.maxInFlight ?? 2,
+    // One read at a time gathers the most keys per statement: 3,900-4,700 gets/s against
+    // 2,900-3,800 with two and 1,600-2,300 with four (bench:records, 1,000,000 records).
+    maxInFlight: options.maxInFlight ?? 1,
     maxBatch: options.maxBatch ?? 64,
     key: (w) => `${w.tenant}\u0000${w.uuid}`,
     flush: async (batch) => {
