@@ -1,4 +1,5 @@
 import { invalid } from '../aggregates/kernel/errors.js';
+import { isUuid } from '../aggregates/kernel/uuid.js';
 
 /** The part of spec 2.1's pagination request a list query uses. */
 export interface ListRequest {
@@ -24,9 +25,8 @@ const aliases: Record<string, (typeof operators)[number]> = {
 };
 const comparison = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const fits = (type: ColumnType, v: unknown) =>
-  type === 'number' ? typeof v === 'number' && Number.isFinite(v) : type === 'boolean' ? typeof v === 'boolean' : type === 'uuid' ? typeof v === 'string' && UUID.test(v) : typeof v === 'string';
+  type === 'number' ? typeof v === 'number' && Number.isFinite(v) : type === 'boolean' ? typeof v === 'boolean' : type === 'uuid' ? isUuid(v) : typeof v === 'string';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -2,6 +2,7 @@ import type { PropertyDefinition } from '../aggregates/property/property.schemas
 import type { Sql } from '../projections/projection.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
 import type { RecordRow, RecordTeam, UserRef } from './records.queries.js';
+import { isUuid } from '../aggregates/kernel/uuid.js';
 
 /** A connection of the record (spec 2.5), with the record at its other end. */
 export interface RecordLinkEntry {
@@ -27,7 +28,6 @@ export interface RecordViewRow extends RecordRow {
   links: RecordLinkEntry[] | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const viewSql = (where: string, links: boolean, definitions = true, from = 'records r', teamTenant = '$3::uuid') => `
 select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
@@ -84,7 +84,7 @@ const statements = {
   batchNoLinks: batchSql(false),
 };
 
-const teamTenant = (tenant: string) => (UUID.test(tenant) ? tenant : null);
+const teamTenant = (tenant: string) => (isUuid(tenant) ? tenant : null);
 
 /** One record of the tenant with what its response shows; null when there is none. */
 export async function recordView(sql: Sql, tenant: string, uuid: string, opts: { links?: boolean } = {}): Promise<RecordViewRow | null> {

@@ -1,6 +1,7 @@
 import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
 import type { Sql } from '../projections/projection.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
+import { isUuid } from '../aggregates/kernel/uuid.js';
 
 /** An object as records need it: identity and live properties, loaded in one statement. */
 export interface RecordObject {
@@ -126,7 +127,7 @@ export interface RecordTeam {
 /** The live teams assigned to each record (identity's team_records), by record uuid. */
 export async function teamsOfRecords(sql: Sql, tenant: string, uuids: readonly string[]): Promise<Map<string, RecordTeam[]>> {
   const out = new Map<string, RecordTeam[]>();
-  if (uuids.length === 0 || !UUID.test(tenant)) return out;
+  if (uuids.length === 0 || !isUuid(tenant)) return out;
   const rows = await sql.query<{ record_uuid: string; team_uuid: string; name: string }>(
     `select tr.record_uuid, t.team_uuid, t.name from team_records tr
        join teams t on t.tenant = tr.tenant and t.team_uuid = tr.team_uuid and t.deleted_at is null
@@ -165,4 +166,3 @@ export async function objectRecordCount(sql: Sql, tenant: string, objectUuid: st
   return { live: Number(row?.live ?? 0), archived: Number(row?.archived ?? 0) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -12,6 +12,7 @@ import {
   type SortItem,
 } from './filter.schema.js';
 import { canonicalDate, canonicalDateTime, epochMillis } from './values.js';
+import { isUuid } from '../kernel/uuid.js';
 
 /**
  * The type of a field as the filter language sees it:
@@ -104,7 +105,6 @@ export const operatorsFor: Readonly<Record<FieldType, readonly FilterOperator[]>
 /** Types whose values can be sorted. */
 export const sortableTypes: readonly FieldType[] = ['text', 'uuid', 'number', 'date', 'datetime', 'timestamp', 'boolean'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const stringOps: ReadonlySet<FilterOperator> = new Set(['contains', 'notContains', 'startsWith', 'endsWith']);
 const MAX_IN = 500;
 const MAX_TEXT = 10_000;
@@ -123,7 +123,7 @@ function expectFor(type: FieldType, op: FilterOperator): Expect {
     case 'list':
       return { check: (v) => (typeof v === 'string' && v.length <= MAX_TEXT ? v : undefined), describe: 'a string', type: 'INVALID_VALUE' };
     case 'uuid':
-      return { check: (v) => (typeof v === 'string' && UUID.test(v) ? v.toLowerCase() : undefined), describe: 'a uuid', type: 'INVALID_VALUE' };
+      return { check: (v) => (typeof v === 'string' && isUuid(v) ? v.toLowerCase() : undefined), describe: 'a uuid', type: 'INVALID_VALUE' };
     case 'number':
       return { check: (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined), describe: 'a number', type: 'INVALID_VALUE' };
     case 'boolean':

@@ -4,6 +4,7 @@ import type { PropertyDefinition } from '../property/property.schemas.js';
 import { badString, canonicalDate, canonicalDateTime, isPlainObject, pollutingKeys } from '../record-filter/values.js';
 import type { FieldType, FilterField } from '../record-filter/filter.compile.js';
 import { CONTROL } from './record.index-doc.js';
+import { isUuid } from '../kernel/uuid.js';
 
 /** Limits on what one record may hold. */
 export const recordLimits = {
@@ -16,7 +17,6 @@ export const recordLimits = {
   jsonDepth: 20,
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const PHONE = /^\+?[0-9][0-9 ().\-/]{2,30}$/;
 
@@ -135,7 +135,7 @@ export function checkValue(def: PropertyDefinition, v: unknown): { value: unknow
   switch (def.type) {
     case 'string': {
       if (typeof v !== 'string') return { value: v, issues: [critical(`expected a string, got ${kind(v)}`, `Send ${def.name} as a string`)] };
-      if ((def.format === 'linked' || def.format === 'file') && !UUID.test(v)) return { value: v, issues: [critical(`"${v.slice(0, 80)}" is not a uuid`, `Send the uuid of the ${def.format === 'file' ? 'file' : 'linked record'}`)] };
+      if ((def.format === 'linked' || def.format === 'file') && !isUuid(v)) return { value: v, issues: [critical(`"${v.slice(0, 80)}" is not a uuid`, `Send the uuid of the ${def.format === 'file' ? 'file' : 'linked record'}`)] };
       checkText(def, v, issues);
       return { value: def.format === 'linked' || def.format === 'file' ? v.toLowerCase() : v, issues };
     }
@@ -158,7 +158,7 @@ export function checkValue(def: PropertyDefinition, v: unknown): { value: unknow
     }
     case 'json': {
       if (def.format === 'linked' || def.format === 'file') {
-        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && UUID.test(x))) return { value: v, issues: [critical('expected a list of uuids', `Send ${def.name} as an array of uuids`)] };
+        if (!Array.isArray(v) || !v.every((x) => isUuid(x))) return { value: v, issues: [critical('expected a list of uuids', `Send ${def.name} as an array of uuids`)] };
         if (v.length > recordLimits.listItems) return { value: v, issues: [critical(`has more than ${recordLimits.listItems} items`, 'Send fewer items')] };
         return { value: [...new Set((v as string[]).map((x) => x.toLowerCase()))], issues };
       }

@@ -2,6 +2,7 @@ import { recordViewsBatch, type RecordViewRow } from '../../read-models/record-v
 import { recordRowsBatch } from '../../read-models/records.queries.js';
 import { batchQueue } from '../db/batch-queue.js';
 import type { Db } from '../db/db.js';
+import { isUuid } from '../../aggregates/kernel/uuid.js';
 
 interface Wanted<R> {
   tenant: string;
@@ -12,7 +13,6 @@ interface Wanted<R> {
 
 type Key = { tenant: string; uuid: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Reads records by (tenant, uuid) in batches: reads that arrive while `maxInFlight` (one) are
@@ -36,7 +36,7 @@ export function batchedByKey<R>(read: (keys: readonly Key[]) => Promise<(R | nul
     },
   });
   return (tenant: string, uuid: string): Promise<R | null> =>
-    UUID.test(uuid) ? new Promise((resolve, reject) => queue.submit({ tenant, uuid, resolve, reject })) : Promise.resolve(null);
+    isUuid(uuid) ? new Promise((resolve, reject) => queue.submit({ tenant, uuid, resolve, reject })) : Promise.resolve(null);
 }
 
 /** A record's view row (what its response shows, definitions aside: the caller has its objects), batched. */
