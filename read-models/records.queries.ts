@@ -71,24 +71,6 @@ export async function getRecord(sql: Sql, tenant: string, uuid: string): Promise
   return row ?? null;
 }
 
-/** The record (primary row) with its live objects and their properties, in one statement (primary object first). */
-export async function loadRecordWithObjects(sql: Sql, tenant: string, uuid: string): Promise<{ row: RecordRow; objects: RecordObject[] } | null> {
-  const [row] = await sql.query<RecordRow & { objects: ObjectRowWithProperties[] }>(
-    `select ${recordColumns},
-            (select coalesce(json_agg(json_build_object('object_uuid', o.object_uuid, 'name', o.name, 'label', o.label, 'properties',
-                      coalesce((select json_agg(p order by p.created_at, p.name) from rm_properties p
-                                 where p.tenant = o.tenant and p.object_uuid = o.object_uuid and p.deleted_at is null), '[]'::json))
-                    order by o.object_uuid <> r.primary_object_uuid, o.object_uuid), '[]'::json)
-               from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null) as objects
-       from records r where r.tenant = $1 and r.uuid = $2 and r.is_primary`,
-    [tenant, uuid],
-    'records_with_objects',
-  );
-  if (!row) return null;
-  const { objects, ...rest } = row;
-  return { row: rest, objects: objects.map(toRecordObject) };
-}
-
 /**
  * Records of several tenants at once by (tenant, uuid) (a batch of writes reading their record):
  * each key's primary row with the names of its live objects (primary first, then by uuid), or

@@ -27,6 +27,15 @@ export async function objectByName(sql: Sql, tenant: string, name: string): Prom
   return object;
 }
 
+/**
+ * A record's live objects by name (its primary object's name first), from the cache: the primary
+ * object first, then the others by uuid, the order whose definitions win a name clash.
+ */
+export async function recordObjects(sql: Sql, tenant: string, names: readonly string[]): Promise<RecordObject[]> {
+  const [primary, ...others] = (await Promise.all(names.map((name) => objectByName(sql, tenant, name)))).filter((o) => o !== null);
+  return primary ? [primary, ...others.sort((a, b) => (a.objectUuid < b.objectUuid ? -1 : 1))] : [];
+}
+
 const SCHEMA_STREAMS = /^(object|property|relation|trait)-/;
 
 export const affectsSchema = (streamId: string) => SCHEMA_STREAMS.test(streamId);

@@ -11,7 +11,7 @@ import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
 import { keepIndex, keptIndex } from './index-cache.js';
-import { objectByName } from './object-cache.js';
+import { recordObjects } from './object-cache.js';
 import { definitionsOf, objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
 
@@ -56,10 +56,8 @@ export function makeRecordReads(deps: { db: Db }) {
     const row = await load(tenant, uuid, { links: true });
     if (!row || (objectName !== undefined && !row.object_names.some((o) => o.name === objectName))) throw notFound('Record', uuid);
     // object_names: the primary object first, then the extended ones (live objects only).
-    const objects = (await Promise.all(row.object_names.map((o) => objectByName(db, tenant, o.name)))).filter((o) => o !== null);
-    const [primary, ...extended] = objects;
-    const ordered = primary ? [primary, ...extended.sort((a, b) => (a.objectUuid < b.objectUuid ? -1 : 1))] : [];
-    return { view: toRecordView(row, opts, definitionsOf(ordered)), row };
+    const objects = await recordObjects(db, tenant, row.object_names.map((o) => o.name));
+    return { view: toRecordView(row, opts, definitionsOf(objects)), row };
   }
 
   /** The total and the page's records: a kept result when the object has not changed since, else read (and kept). */

@@ -3,11 +3,11 @@ import { DomainError, notFound, type ErrorDetail } from '../../aggregates/kernel
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { recordDecider, type RecordCommand, type RecordState } from '../../aggregates/record/record.decider.js';
 import { recordStream } from '../../aggregates/record/record.events.js';
-import { loadRecordWithObjects, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
+import { getRecord, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
 import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { objectByName } from './object-cache.js';
+import { objectByName, recordObjects } from './object-cache.js';
 import { recordRowLoader } from './view-loader.js';
 import type { EventStore } from '../event-store/port.js';
 
@@ -89,9 +89,7 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     const found = await rowOf(tenant, uuid);
     if (!found || (objectName !== undefined && !found.object_names.includes(objectName))) throw notFound('Record', uuid);
     const { object_names, ...row } = found;
-    // The primary object comes first: its definitions win a name clash.
-    const objects = (await Promise.all(object_names.map((name) => objectByName(db, tenant, name)))).filter((o) => o !== null);
-    return { row, objects };
+    return { row, objects: await recordObjects(db, tenant, object_names) };
   }
 
   /**
@@ -100,7 +98,7 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
    * is the row the caller read already; a retry reads it again.
    */
   const snapshotOf = (tenant: string, uuid: string, known: RecordRow) => async (attempt: number) => {
-    const row = attempt === 0 ? known : (await loadRecordWithObjects(db, tenant, uuid))?.row;
+    const row = attempt === 0 ? known : await getRecord(db, tenant, uuid);
     return row ? { state: recordStateOf(uuid, row), revision: Number(row.revision) } : null;
   };
 

@@ -10,7 +10,7 @@ import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { makeRecordsService, recordStateOf } from '../../src/records/records.service.js';
 import { recordDecider } from '../../aggregates/record/record.decider.js';
 import { recordStream, type RecordEvent } from '../../aggregates/record/record.events.js';
-import { loadRecordWithObjects } from '../../read-models/records.queries.js';
+import { getRecord } from '../../read-models/records.queries.js';
 import { makeObjectsService } from '../../src/schema/objects.service.js';
 import { makePropertiesService } from '../../src/schema/properties.service.js';
 import { openTestDb } from '../support/test-db.js';
@@ -99,7 +99,7 @@ describe('records rebuild', () => {
           const history = await store.readStream(tenant, recordStream(uuid));
           let folded = recordDecider.initialState();
           for (const e of history) folded = recordDecider.evolve(folded, e as unknown as RecordEvent);
-          const row = (await loadRecordWithObjects(db, tenant, uuid))!.row;
+          const row = (await getRecord(db, tenant, uuid))!;
           expect({ state: recordStateOf(uuid, row), revision: Number(row.revision) }).toEqual({ state: folded, revision: history.at(-1)!.revision });
         }
         const live = await snapshot();
