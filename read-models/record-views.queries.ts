@@ -1,7 +1,7 @@
 import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
 import type { Sql } from '../projections/projection.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
-import type { RecordRow, RecordTeam, UserRef } from './records.queries.js';
+import { inKeyOrder, objectChangesSql, type RecordRow, type RecordTeam, type UserRef } from './records.queries.js';
 import { isUuid } from '../aggregates/kernel/uuid.js';
 
 /** A connection of the record (spec 2.5), with the record at its other end. */
@@ -71,7 +71,7 @@ const batchSql = (links: boolean) =>
 
 // With the object's change count ($4) read in the same snapshot (migration 0008).
 const versioned = (sql: string) =>
-  sql.replace('select r.uuid,', `select (select coalesce(sum(changes), 0) from record_counts where tenant = $1 and object_uuid = $4::uuid)::text as version, r.uuid,`);
+  sql.replace('select r.uuid,', `select ${objectChangesSql('$1', '$4::uuid')} as version, r.uuid,`);
 
 const statements = {
   one: viewSql('r.tenant = $1 and r.uuid = $2 and r.is_primary', true),
@@ -132,8 +132,7 @@ export async function recordViewsBatch(sql: Sql, keys: readonly { tenant: string
     [keys.map((k) => k.tenant), keys.map((k) => k.uuid), keys.map((k) => teamTenant(k.tenant))],
     opts.links ? 'records_views_batch' : 'records_views_batch_nolinks',
   );
-  const found = new Map(rows.map(({ batch_tenant, ...row }) => [`${batch_tenant}\u0000${row.uuid}`, row as RecordViewRow]));
-  return keys.map((k) => found.get(`${k.tenant}\u0000${k.uuid.toLowerCase()}`) ?? null);
+  return inKeyOrder<RecordViewRow>(rows, keys);
 }
 
 /** The definitions of a view row's live properties (the primary object's first). */

@@ -71,6 +71,19 @@ export async function getRecord(sql: Sql, tenant: string, uuid: string): Promise
   return row ?? null;
 }
 
+/** Rows of a batch read (each with the tenant its key asked for) in the order of the keys; null where a key found nothing. */
+export function inKeyOrder<R extends { uuid: string }>(rows: readonly (R & { batch_tenant: string })[], keys: readonly { tenant: string; uuid: string }[]): (R | null)[] {
+  const found = new Map(rows.map(({ batch_tenant, ...row }) => [`${batch_tenant}\u0000${row.uuid}`, row as unknown as R]));
+  return keys.map((k) => found.get(`${k.tenant}\u0000${k.uuid.toLowerCase()}`) ?? null);
+}
+
+/**
+ * The object's change count as text, a scalar subquery (migration 0008): how many record-row
+ * changes it has seen. Two reads that see the same count see the same records of the object.
+ */
+export const objectChangesSql = (tenant: string, objectUuid: string) =>
+  `(select coalesce(sum(changes), 0) from record_counts where tenant = ${tenant} and object_uuid = ${objectUuid})::text`;
+
 /**
  * Records of several tenants at once by (tenant, uuid) (a batch of writes reading their record):
  * each key's primary row with the names of its live objects (primary first, then by uuid), or
@@ -86,8 +99,7 @@ export async function recordRowsBatch(sql: Sql, keys: readonly { tenant: string;
     [keys.map((k) => k.tenant), keys.map((k) => k.uuid)],
     'records_rows_batch',
   );
-  const found = new Map(rows.map(({ batch_tenant, ...row }) => [`${batch_tenant}\u0000${row.uuid}`, row]));
-  return keys.map((k) => found.get(`${k.tenant}\u0000${k.uuid.toLowerCase()}`) ?? null);
+  return inKeyOrder(rows, keys);
 }
 
 /** Whether the tenant has the record (archived or not). */

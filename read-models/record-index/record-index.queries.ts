@@ -1,6 +1,6 @@
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import type { Sql } from '../../projections/projection.js';
-import { objectRecordCount } from '../records.queries.js';
+import { objectChangesSql, objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { archivedClause, direction, sqlBuilder, type RelationPath } from './record-index.sql.js';
 
@@ -25,7 +25,7 @@ export interface IndexResult {
  */
 export async function objectChanges(sql: Sql, tenant: string, objectUuid: string): Promise<string> {
   const [row] = await sql.query<{ version: string }>(
-    'select coalesce(sum(changes), 0)::text as version from record_counts where tenant = $1 and object_uuid = $2',
+    `select ${objectChangesSql('$1', '$2')} as version`,
     [tenant, objectUuid],
     'records_object_changes',
   );
@@ -64,7 +64,7 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
     `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')} from records r where ${where.join(' and ')})
      select (select count(*) from m)::int8 as total,
             array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids,
-            (select coalesce(sum(changes), 0) from record_counts where tenant = $1 and object_uuid = $2::uuid)::text as version`,
+            ${objectChangesSql('$1', '$2::uuid')} as version`,
     b.params,
   );
   return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [], version: row?.version ?? '0' };
