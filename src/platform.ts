@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { createPostgresDb } from './db/postgres.db.js';
-import { createPgliteDb } from './db/pglite.db.js';
 import { migrate } from './db/migrate.js';
 import type { EventStore } from './event-store/port.js';
 import { createPostgresEventStore } from './event-store/postgres.store.js';
@@ -16,11 +15,17 @@ export interface OpenedPlatform {
   close(): Promise<void>;
 }
 
+/** PGlite is loaded only when it is the database: its module alone is ~40 MiB of a server's memory. */
+async function openPglite(dataDir: string): Promise<Db> {
+  const { createPgliteDb } = await import('./db/pglite.db.js');
+  return createPgliteDb(dataDir);
+}
+
 /** The composition root: picks the database and the event-store adapter from the config. */
 export async function openPlatform(config: Config, options: { db?: Db; projections?: readonly Projection[] } = {}): Promise<OpenedPlatform> {
   const db = options.db ?? (config.DATABASE_URL
     ? createPostgresDb({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })
-    : await createPgliteDb(resolve(config.DATA_DIR)));
+    : await openPglite(resolve(config.DATA_DIR)));
   await migrate(db);
   const projections = options.projections ?? allProjections;
   let store: EventStore;
