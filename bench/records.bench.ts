@@ -10,7 +10,8 @@
  * keeps it, BENCH_REUSE=1 measures a kept one again without seeding; BENCH_EXTRA=1 adds a rarer
  * contains, unfiltered sorted pages and an equality on a unique-ish text (cost against candidates).
  * BENCH_OPS=get,index picks figures (create, get, update, index, text, extra); BENCH_PROFILE=dir
- * writes a CPU profile of the server there (node --cpu-prof). Index and free text are measured
+ * writes a CPU profile of the server there (node --cpu-prof); BENCH_NODE_ARGS passes flags to the
+ * server's node (`--trace-gc`, say). Index and free text are measured
  * again on a server without the result cache (INDEX_CACHE_ENTRIES=0).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,6 +31,7 @@ const ONLY = process.env.BENCH_ONLY; // 'pglite' | 'postgres'
 const PORT = 3900 + (process.pid % 50);
 const OPS = new Set((process.env.BENCH_OPS ?? `create,get,update,index,text${process.env.BENCH_EXTRA ? ',extra' : ''}`).split(','));
 const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Seeded {
   token: string;
@@ -47,11 +49,15 @@ function run(cmd: string, args: string[], env: Record<string, string>, capture =
   });
 }
 
+// The server being measured: each figure notes the highest RSS it saw during its run.
+let serverPid = 0;
+
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...PROFILE, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...PROFILE, ...NODE_ARGS, '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  serverPid = child.pid!;
   for (let i = 0; i < 600; i++) {
     try {
       await request({ method: 'GET', path: '/api/v2/openapi.json' }, '');
@@ -105,6 +111,8 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's highest resident memory sampled during the figure (MiB). */
+  rss: number;
 }
 
 async function measure(label: string, token: string, next: (i: number) => Req): Promise<Figure> {
@@ -113,6 +121,8 @@ async function measure(label: string, token: string, next: (i: number) => Req): 
   let i = 0;
   const until = Date.now() + SECONDS * 1000;
   const started = process.hrtime.bigint();
+  let rss = 0;
+  const sampler = setInterval(() => (rss = Math.max(rss, memory(serverPid).now)), 50);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (Date.now() < until) {
@@ -123,13 +133,14 @@ async function measure(label: string, token: string, next: (i: number) => Req): 
       }
     }),
   );
+  clearInterval(sampler);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { label, rps: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors };
+  return { label, rps: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors, rss };
 }
 
-function peakMemory(pid: number): { peak: number; now: number } {
+function memory(pid: number): { peak: number; now: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(/(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(key)) ?? '')?.[1] ?? 0);
   return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
@@ -193,7 +204,7 @@ async function bench(label: string, n: number, env: Record<string, string>) {
       figures.push(await measure('index: email equals one address', token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { filters: [{ key: 'email', operator: 'equals', value: `contact${(i * 7919) % n}@${syllableWord((i * 7919) % n)}.example` }] } })));
     }
   } finally {
-    const mem = peakMemory(server.pid!);
+    const mem = memory(server.pid!);
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     if (OPS.has('index') || OPS.has('text')) {
@@ -210,9 +221,9 @@ async function bench(label: string, n: number, env: Record<string, string>) {
       }
     }
     const width = Math.max(...figures.map((f) => f.label.length));
-    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors\n`);
+    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  ${'RSS MiB'.padStart(8)}  errors\n`);
     for (const f of figures) {
-      process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${f.errors}\n`);
+      process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${Math.round(f.rss).toString().padStart(8)}  ${f.errors}\n`);
     }
     process.stdout.write(`  server memory: peak ${Math.round(mem.peak)} MiB RSS (now ${Math.round(mem.now)} MiB); ${n.toLocaleString('en-US')} records, concurrency ${CONCURRENCY}, ${SECONDS} s per figure\n`);
   }
