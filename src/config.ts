@@ -26,6 +26,9 @@ const configSchema = z
     SCHEMA_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // Filtered index results kept, exact by the object's change count (0: no cache; docs/records.md).
     INDEX_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+    // How far V8 lets the heap grow past what a full collection left alive (0: V8's own choice;
+    // docs/architecture.md, "Memory").
+    HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
     PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
     LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),

@@ -7,6 +7,7 @@ describe('config from the environment', () => {
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.EVENT_STORE).toBe('postgres');
     expect(c.PORT).toBe(3000);
+    expect(c.HEAP_GROWING_PERCENT).toBe(50);
   });
 
   it.each([
@@ -15,6 +16,7 @@ describe('config from the environment', () => {
     [{ EVENT_STORE: 'kafka' }, 'EVENT_STORE'],
     [{ EVENT_STORE: 'eventstoredb' }, 'EVENTSTORE_URL'],
     [{ RATE_LIMIT_ENABLED: 'maybe' }, 'RATE_LIMIT_ENABLED'],
+    [{ HEAP_GROWING_PERCENT: '-5' }, 'HEAP_GROWING_PERCENT'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
