@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe } from 'vitest';
-import type { Db } from '../src/db/db.js';
-import type { EventStore } from '../src/event-store/port.js';
-import { createPostgresEventStore } from '../src/event-store/postgres.store.js';
+import { describe } from 'vitest';
 import { eventStoreContract } from './event-store.contract.js';
-import { onPostgres, openTestDb } from './support/test-db.js';
+import { onPostgres, useTestStore } from './support/test-db.js';
 
-let db: Db;
-let store: EventStore;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  store = await createPostgresEventStore({ db });
-});
-afterAll(async () => {
-  await store.close();
-  await db.close();
-});
+const t = useTestStore();
 
 describe(`event store contract on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
-  eventStoreContract(() => store);
+  eventStoreContract(() => t.store);
 });

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventLog } from '../../read-models/event-log.queries.js';
-import type { Db } from '../../src/db/db.js';
-import type { EventStore, NewEvent } from '../../src/event-store/port.js';
-import { createPostgresEventStore } from '../../src/event-store/postgres.store.js';
-import { openTestDb } from '../support/test-db.js';
+import type { NewEvent } from '../../src/event-store/port.js';
+import { useTestStore } from '../support/test-db.js';
 
 // A correlation is found through two indexes (migration 0007): the requestId one where the
 // correlationId equals the requestId, a partial one where it differs. Both kinds must be found.
-let db: Db;
-let store: EventStore;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  store = await createPostgresEventStore({ db });
-});
-afterAll(async () => {
-  await store.close();
-  await db.close();
-});
+const t = useTestStore();
 
 const ev = (tenant: string, requestId: string, correlationId: string): NewEvent => ({
   type: 'TallyAdded',
@@ -28,14 +16,14 @@ const ev = (tenant: string, requestId: string, correlationId: string): NewEvent 
 
 describe('the event log by correlationId', () => {
   it('finds the events of the request itself and those done because of it, in its own company only', async () => {
-    await store.append('t1', 's-1', [ev('t1', 'req-a', 'req-a')], { expectedRevision: 'any' });
-    await store.append('t1', 's-2', [ev('t1', 'req-b', 'req-a'), ev('t1', 'req-b', 'req-a')], { expectedRevision: 'any' });
-    await store.append('t1', 's-3', [ev('t1', 'req-c', 'req-c')], { expectedRevision: 'any' });
-    await store.append('t1', 's-4', [ev('t1', 'req-a', 'other')], { expectedRevision: 'any' });
-    await store.append('t2', 's-1', [ev('t2', 'req-a', 'req-a'), ev('t2', 'req-d', 'req-a')], { expectedRevision: 'any' });
+    await t.store.append('t1', 's-1', [ev('t1', 'req-a', 'req-a')], { expectedRevision: 'any' });
+    await t.store.append('t1', 's-2', [ev('t1', 'req-b', 'req-a'), ev('t1', 'req-b', 'req-a')], { expectedRevision: 'any' });
+    await t.store.append('t1', 's-3', [ev('t1', 'req-c', 'req-c')], { expectedRevision: 'any' });
+    await t.store.append('t1', 's-4', [ev('t1', 'req-a', 'other')], { expectedRevision: 'any' });
+    await t.store.append('t2', 's-1', [ev('t2', 'req-a', 'req-a'), ev('t2', 'req-d', 'req-a')], { expectedRevision: 'any' });
 
     const q = { limit: 50, offset: 0, direction: 'asc' as const };
-    const byCorrelation = await eventLog(db, { ...q, tenants: ['t1'], correlationId: ['req-a'] });
+    const byCorrelation = await eventLog(t.db, { ...q, tenants: ['t1'], correlationId: ['req-a'] });
     expect(byCorrelation.total).toBe(3);
     expect(byCorrelation.rows.map((r) => [r.stream_id, r.metadata.requestId])).toEqual([
       ['s-1', 'req-a'],
@@ -43,13 +31,13 @@ describe('the event log by correlationId', () => {
       ['s-2', 'req-b'],
     ]);
 
-    const two = await eventLog(db, { ...q, tenants: ['t1'], correlationId: ['req-c', 'other'] });
+    const two = await eventLog(t.db, { ...q, tenants: ['t1'], correlationId: ['req-c', 'other'] });
     expect(two.rows.map((r) => r.stream_id).sort()).toEqual(['s-3', 's-4']);
 
-    const everywhere = await eventLog(db, { ...q, tenants: null, correlationId: ['req-a'] });
+    const everywhere = await eventLog(t.db, { ...q, tenants: null, correlationId: ['req-a'] });
     expect(everywhere.total).toBe(5);
 
-    const byRequest = await eventLog(db, { ...q, tenants: ['t1'], requestId: ['req-a'] });
+    const byRequest = await eventLog(t.db, { ...q, tenants: ['t1'], requestId: ['req-a'] });
     expect(byRequest.rows.map((r) => r.stream_id)).toEqual(['s-1', 's-4']);
   });
 });

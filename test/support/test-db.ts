@@ -2,10 +2,12 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { createPgliteDb } from '../../src/db/pglite.db.js';
 import { createPostgresDb } from '../../src/db/postgres.db.js';
+import type { EventStore } from '../../src/event-store/port.js';
+import { createPostgresEventStore } from '../../src/event-store/postgres.store.js';
 import { adminUrl, databaseUrlFor } from './pg-urls.js';
 
 export const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -40,6 +42,31 @@ export async function openTestDb(): Promise<Db> {
     async close() {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * For a test file's tests: its own database (`openTestDb`) with a Postgres event store on it,
+ * opened before the tests and closed after them. Read `db` and `store` inside tests.
+ */
+export function useTestStore(): { readonly db: Db; readonly store: EventStore } {
+  let db: Db | undefined;
+  let store: EventStore | undefined;
+  beforeAll(async () => {
+    db = await openTestDb();
+    store = await createPostgresEventStore({ db });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.close();
+  });
+  return {
+    get db() {
+      return db!;
+    },
+    get store() {
+      return store!;
     },
   };
 }
