@@ -34,9 +34,7 @@ describe('migration 0010: the events key becomes the global order', () => {
     expect(await migrate(t.db)).toEqual(['0010_events_global_order_key.sql']);
     expect(await indexesOfEvents()).toEqual(after);
 
-    const events = await t.store.readAll();
-    expect(events.filter((e) => e.streamId === 's-1').map((e) => (e.data as { n: number }).n)).toEqual([1, 2]);
     await t.store.append('t1', 's-1', [ev(3)], { expectedRevision: 1 });
-    expect((await t.store.readStream('t1', 's-1')).map((e) => e.revision)).toEqual([0, 1, 2]);
+    expect((await t.store.readStream('t1', 's-1')).map((e) => [e.revision, (e.data as { n: number }).n])).toEqual([[0, 1], [1, 2], [2, 3]]);
   });
 });
