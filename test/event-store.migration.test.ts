@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate.js';
-import type { NewEvent } from '../src/event-store/port.js';
+import { anEvent } from './support/builders.js';
 import { useTestStore } from './support/test-db.js';
 
-const ev = (n: number): NewEvent => ({
-  type: 'TallyAdded',
-  version: 1,
-  data: { n },
-  metadata: { tenant: 't1', userUuid: null, requestId: `r${n}`, correlationId: `r${n}`, causationId: null, occurredAt: Date.now(), schemaVersion: 1 },
-});
+const ev = (n: number) => anEvent('Happened', { n }, { tenant: 't1' });
 
 const t = useTestStore();
 

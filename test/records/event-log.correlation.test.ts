@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { eventLog } from '../../read-models/event-log.queries.js';
-import type { NewEvent } from '../../src/event-store/port.js';
+import { anEvent } from '../support/builders.js';
 import { useTestStore } from '../support/test-db.js';
 
 // A correlation is found through two indexes (migration 0007): the requestId one where the
 // correlationId equals the requestId, a partial one where it differs. Both kinds must be found.
 const t = useTestStore();
 
-const ev = (tenant: string, requestId: string, correlationId: string): NewEvent => ({
-  type: 'TallyAdded',
-  version: 1,
-  data: { n: 1 },
-  metadata: { tenant, userUuid: null, requestId, correlationId, causationId: null, occurredAt: Date.now(), schemaVersion: 1 },
-});
+const ev = (tenant: string, requestId: string, correlationId: string) => anEvent('Happened', { n: 1 }, { tenant, requestId, correlationId });
 
 describe('the event log by correlationId', () => {
   it('finds the events of the request itself and those done because of it, in its own company only', async () => {
