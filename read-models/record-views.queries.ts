@@ -69,9 +69,9 @@ const batchFrom = `unnest($1::text[], $2::uuid[], $3::uuid[]) as q(tenant, uuid,
 const batchSql = (links: boolean) =>
   viewSql('true', links, false, batchFrom, 'q.team_tenant').replace('select r.uuid,', 'select q.tenant as batch_tenant, r.uuid,');
 
-// With the object's change count ($4) read in the same snapshot (migration 0008).
+// With the object's change count ($4, migration 0008) and the snapshot, read with the records.
 const versioned = (sql: string) =>
-  sql.replace('select r.uuid,', `select ${objectChangesSql('$1', '$4::uuid')} as version, r.uuid,`);
+  sql.replace('select r.uuid,', `select ${objectChangesSql('$1', '$4::uuid')} as version, pg_current_snapshot()::text as snapshot, r.uuid,`);
 
 const statements = {
   one: viewSql('r.tenant = $1 and r.uuid = $2 and r.is_primary', true),
@@ -106,18 +106,21 @@ export async function recordViews(sql: Sql, tenant: string, uuids: readonly stri
 }
 
 /**
- * Several records of the tenant, as `recordViews`, with the change count of `objectUuid` read in
- * the same statement (undefined when no record was found): what a kept index result is checked by.
+ * Several records of the tenant, as `recordViews`, with the change count of `objectUuid` and the
+ * snapshot read in the same statement (undefined when no record was found): what a kept index
+ * result is checked by.
  */
-export async function recordViewsAt(sql: Sql, tenant: string, objectUuid: string, uuids: readonly string[], opts: { links: boolean }): Promise<{ rows: RecordViewRow[]; version?: string }> {
+export async function recordViewsAt(
+  sql: Sql, tenant: string, objectUuid: string, uuids: readonly string[], opts: { links: boolean },
+): Promise<{ rows: RecordViewRow[]; version?: string; snapshot?: string }> {
   if (uuids.length === 0) return { rows: [] };
-  const rows = await sql.query<RecordViewRow & { version: string }>(
+  const rows = await sql.query<RecordViewRow & { version: string; snapshot: string }>(
     opts.links ? statements.manyVersioned : statements.manyNoLinksVersioned,
     [tenant, uuids, teamTenant(tenant), objectUuid],
     opts.links ? 'records_views_versioned' : 'records_views_nolinks_versioned',
   );
-  const byUuid = new Map(rows.map(({ version: _, ...r }) => [r.uuid, r as RecordViewRow]));
-  return { rows: uuids.flatMap((u) => byUuid.get(u) ?? []), version: rows[0]?.version };
+  const byUuid = new Map(rows.map(({ version: _, snapshot: __, ...r }) => [r.uuid, r as RecordViewRow]));
+  return { rows: uuids.flatMap((u) => byUuid.get(u) ?? []), version: rows[0]?.version, snapshot: rows[0]?.snapshot };
 }
 
 /**

@@ -106,7 +106,11 @@ export function evaluateFilter(filter: CompiledFilter, record: FilterableRecord)
 
 /** The value a record sorts by on a field: a scalar of the field's type, or null (sorted last either way). */
 export function sortValue(field: FieldRef, record: Plain): Scalar | null {
-  const v = rawValue(field, record);
+  return sortValueOf(field, rawValue(field, record));
+}
+
+/** The sort value of a field's raw value (a property's stored value, a system column's). */
+export function sortValueOf(field: FieldRef, v: unknown): Scalar | null {
   return v !== null && v !== undefined && typed(field.type, v) ? (field.type === 'uuid' ? String(v).toLowerCase() : (v as Scalar)) : null;
 }
 
@@ -116,11 +120,20 @@ export function effectiveSort(sort: readonly CompiledSort[]): CompiledSort[] {
   return [...keys, { field: { name: 'uuid', type: 'uuid', system: true }, direction: 'asc' }];
 }
 
-/** Orders two records by the sort keys: missing values last in both directions. */
-export function compareRecords(sort: readonly CompiledSort[], a: Plain, b: Plain): number {
-  for (const { field, direction } of effectiveSort(sort)) {
-    const x = sortValue(field, a);
-    const y = sortValue(field, b);
+/** A record's sort keys: its value of each key of `effectiveSort(sort)`, in order (the last is its uuid). */
+export type SortKeys = readonly (Scalar | null)[];
+
+export function sortKeys(sort: readonly CompiledSort[], record: Plain): SortKeys {
+  return effectiveSort(sort).map((s) => sortValue(s.field, record));
+}
+
+/** Orders two records' sort keys (of the same `sort`): missing values last in both directions. */
+export function compareSortKeys(sort: readonly CompiledSort[], a: SortKeys, b: SortKeys): number {
+  const keys = effectiveSort(sort);
+  for (let i = 0; i < keys.length; i++) {
+    const { field, direction } = keys[i]!;
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
     if (x === null || y === null) {
       if (x === y) continue;
       return x === null ? 1 : -1;
@@ -129,6 +142,11 @@ export function compareRecords(sort: readonly CompiledSort[], a: Plain, b: Plain
     if (c !== 0) return direction === 'desc' ? -c : c;
   }
   return 0;
+}
+
+/** Orders two records by the sort keys: missing values last in both directions. */
+export function compareRecords(sort: readonly CompiledSort[], a: Plain, b: Plain): number {
+  return compareSortKeys(sort, sortKeys(sort, a), sortKeys(sort, b));
 }
 
 /** Whether a record is in the archive scope of a request. */

@@ -2,7 +2,8 @@ import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter
 import type { Sql } from '../../projections/projection.js';
 import { objectChangesSql, objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
-import { archivedClause, direction, sqlBuilder, type RelationPath } from './record-index.sql.js';
+import { RANK, setSort } from '../../aggregates/record-filter/match-set.js';
+import { archivedClause, direction, sqlBuilder, textQuery, type RelationPath } from './record-index.sql.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
 export interface IndexTarget {
@@ -17,19 +18,26 @@ export interface IndexResult {
   uuids: string[];
   /** The object's change count the result was read at (filtered requests; see `objectChanges`). */
   version?: string;
+  /** The statement's snapshot (`pg_current_snapshot()`): what the matches are as of (filtered requests). */
+  snapshot?: string;
+  /**
+   * Every match in order, each as the raw values of `effectiveSort`'s fields (a property's stored
+   * value, a system column), when asked for with `members` and the total is at most that.
+   */
+  members?: unknown[][];
 }
 
 /**
  * How many record-row changes the object has seen (migration 0008): two reads that see the same
  * number see the same records of the object, so a result read at one number holds at the other.
  */
-export async function objectChanges(sql: Sql, tenant: string, objectUuid: string): Promise<string> {
-  const [row] = await sql.query<{ version: string }>(
-    `select ${objectChangesSql('$1', '$2')} as version`,
+export async function objectChanges(sql: Sql, tenant: string, objectUuid: string): Promise<{ version: string; snapshot: string }> {
+  const [row] = await sql.query<{ version: string; snapshot: string }>(
+    `select ${objectChangesSql('$1', '$2')} as version, pg_current_snapshot()::text as snapshot`,
     [tenant, objectUuid],
     'records_object_changes',
   );
-  return row?.version ?? '0';
+  return row!;
 }
 
 const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && req.filter.anyOf.length === 0 && !req.query;
@@ -44,31 +52,40 @@ const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && re
  * - Unfiltered requests never read the whole object: the total comes from the sharded counters
  *   and the page from an index in sort order (createdAt, or the ordered pivot of the sort property).
  */
-export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest): Promise<IndexResult> {
+export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: { members?: number } = {}): Promise<IndexResult> {
   if (isPlain(req)) return plainPage(sql, target, req);
   const b = sqlBuilder([target.tenant, target.objectUuid], target.relations);
   const where = ['r.tenant = $1', 'r.object_uuid = $2::uuid', archivedClause('r', req.archived), ...b.filter('r', req.filter, '$2')];
   const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: direction(s) }));
+  let rank = 'null';
   if (req.query) {
     const q = b.arg(req.query);
-    // The query's lexemes carry the object's key, as the rows' do (migration 0006).
-    const terms = `scoped_tsquery($2::uuid, websearch_to_tsquery('simple', ${q}))`;
+    const terms = textQuery('$2', q);
     where.push(`r.search @@ ${terms}`);
-    if (req.sort.length === 0) keys.unshift({ expr: `ts_rank(r.search, ${terms})`, direction: 'desc nulls last' });
+    rank = `ts_rank(r.search, ${terms})`;
+    if (req.sort.length === 0) keys.unshift({ expr: rank, direction: 'desc nulls last' });
   }
   const limit = b.arg(req.limit, '::int');
   const offset = b.arg((req.page - 1) * req.limit, '::int');
+  const order = keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ');
+  // The raw values of the sort fields (and the rank), for a match set.
+  const raw = opts.members ? effectiveSort(setSort(req)).map((s) => (s.field === RANK ? rank : b.rawExpression('r', s.field))) : [];
+  const members = raw.length > 0 ? b.arg(opts.members, '::int') : null;
   // Not prepared: a generic plan cannot see the pattern or the value a trigram / jsonb index needs.
-  // The object's change count in the same snapshot as the matches: what the result cache keys by.
-  const [row] = await sql.query<{ total: number; uuids: string[]; version: string }>(
-    `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')} from records r where ${where.join(' and ')})
+  // The object's change count and the snapshot, as of the matches: what the result cache keys by.
+  const [row] = await sql.query<{ total: number; uuids: string[]; version: string; snapshot: string; members: unknown[][] | null }>(
+    `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}${raw.map((c, i) => `, ${c} as s${i}`).join('')}
+                               from records r where ${where.join(' and ')})
      select (select count(*) from m)::int8 as total,
-            array(select m.uuid from m order by ${keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ')} limit ${limit} offset ${offset})::text[] as uuids,
-            ${objectChangesSql('$1', '$2::uuid')} as version`,
+            array(select m.uuid from m order by ${order} limit ${limit} offset ${offset})::text[] as uuids,
+            ${objectChangesSql('$1', '$2::uuid')} as version,
+            pg_current_snapshot()::text as snapshot,
+            ${members ? `case when (select count(*) from m) <= ${members} then (select coalesce(json_agg(json_build_array(${raw.map((_, i) => `m.s${i}`).join(', ')}) order by ${order}), '[]') from m) end` : 'null'} as members`,
     b.params,
   );
-  return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [], version: row?.version ?? '0' };
+  return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [], version: row?.version ?? '0', snapshot: row?.snapshot, members: row?.members ?? undefined };
 }
+
 
 async function totalOf(sql: Sql, target: IndexTarget, archived: CompiledIndexRequest['archived']) {
   const counts = await objectRecordCount(sql, target.tenant, target.objectUuid);

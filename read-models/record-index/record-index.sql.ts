@@ -59,6 +59,11 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
     }
   }
 
+  /** A field's raw value on `alias`'s row: a system column, or the property's stored JSON value. */
+  function rawExpression(alias: string, field: FieldRef) {
+    return field.system ? systemColumn(alias, field) : `${alias}.vals -> ${lit(field.name)}`;
+  }
+
   /** The expression a field sorts by (NULL when the record has no value). */
   function sortExpression(alias: string, field: FieldRef) {
     return field.system ? systemColumn(alias, field) : typedValue(alias, field);
@@ -212,10 +217,13 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
       .map((s) => `${sortExpression(alias, s.field)} ${direction(s)}`)
       .join(', ');
   }
-  return { params, arg, sortExpression, condition, filter, orderBy };
+  return { params, arg, sortExpression, rawExpression, condition, filter, orderBy };
 }
 
 export type SqlBuilder = ReturnType<typeof sqlBuilder>;
+
+/** A free-text query (websearch syntax) whose lexemes carry the object's key, as its rows' do (migration 0006). */
+export const textQuery = (object: string, query: string) => `scoped_tsquery(${object}::uuid, websearch_to_tsquery('simple', ${query}))`;
 
 /** Columns that are never NULL: no NULLS LAST, so that their index's own order serves the sort. */
 const notNull = new Set(['uuid', 'createdAt', 'updatedAt']);

@@ -1,4 +1,5 @@
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
+import type { MatchSet } from '../../aggregates/record-filter/match-set.js';
 import type { IndexResult, IndexTarget } from '../../read-models/record-index/record-index.queries.js';
 
 /**
@@ -16,9 +17,79 @@ import type { IndexResult, IndexTarget } from '../../read-models/record-index/re
 let maxEntries = 2000;
 const entries = new Map<string, IndexResult & { version: string }>();
 
+/**
+ * Match sets (PostgreSQL event store): every match of a filtered or free-text request (page,
+ * limit and show aside), as sort keys, with the snapshot they were read at and the object's
+ * change count then. A later request reads its page with the change count: the same, and the
+ * set holds; else it reads the object's record changes since the snapshot from the event log and
+ * applies them (aggregates/record-filter/match-set.ts) instead of reading every match again:
+ * after a write, the price is the changed records, not the matches. A set over MATCH_SET_MAX members is not
+ * kept (its request keeps a page above); all sets together hold at most MATCH_SET_BUDGET members.
+ */
+export const MATCH_SET_MAX = 20_000;
+const MATCH_SET_BUDGET = 200_000;
+export interface KeptSet {
+  set: MatchSet;
+  /** The snapshot the set holds at, and the object's change count then. */
+  snapshot: string;
+  version: string;
+}
+const sets = new Map<string, KeptSet>();
+let members = 0;
+
 export function configureIndexCache(max: number) {
   maxEntries = max;
   entries.clear();
+  sets.clear();
+  members = 0;
+}
+
+/** Where a request's match set is kept (null: not kept: no cache, unfiltered, or through a relation). */
+export function keptSet(target: IndexTarget, req: CompiledIndexRequest): { key: string; kept?: KeptSet } | null {
+  if (maxEntries === 0 || !filtered(req) || Object.keys(target.relations ?? {}).length > 0) return null;
+  const key = `${target.tenant}\u0000${target.objectUuid}\u0000${JSON.stringify({ filter: req.filter, sort: req.sort, archived: req.archived, query: req.query })}`;
+  const kept = sets.get(key);
+  if (kept) {
+    sets.delete(key);
+    sets.set(key, kept);
+  }
+  return { key, kept };
+}
+
+/**
+ * Match sets being read in full, by key: a request that finds none kept (or one too far behind)
+ * waits for the read already under way and then brings its set up to date like a kept one,
+ * instead of reading every match too (16 list views opened at once cost one full read).
+ */
+const reading = new Map<string, Promise<KeptSet | null>>();
+
+export function setBeingRead(key: string): Promise<KeptSet | null> | undefined {
+  return reading.get(key);
+}
+
+export function readingSet(key: string, read: Promise<KeptSet | null>) {
+  const shared = read.catch(() => null);
+  reading.set(key, shared);
+  void shared.finally(() => {
+    if (reading.get(key) === shared) reading.delete(key);
+  });
+}
+
+/** Keeps a match set (or forgets the key's when it has grown past MATCH_SET_MAX). */
+export function keepSet(key: string, kept: KeptSet | null) {
+  const old = sets.get(key);
+  if (old) {
+    members -= old.set.members.length;
+    sets.delete(key);
+  }
+  if (maxEntries === 0 || !kept || kept.set.members.length > MATCH_SET_MAX) return;
+  sets.set(key, kept);
+  members += kept.set.members.length;
+  while (sets.size > maxEntries || members > MATCH_SET_BUDGET) {
+    const [first, out] = sets.entries().next().value!;
+    sets.delete(first);
+    members -= out.set.members.length;
+  }
 }
 
 const filtered = (req: CompiledIndexRequest) => req.filter.all.length > 0 || req.filter.anyOf.length > 0 || Boolean(req.query);

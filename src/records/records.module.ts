@@ -24,7 +24,7 @@ export const recordExistsIn = (db: Db) => async (tenant: string, objectUuid: str
 export async function registerRecords(app: FastifyInstance, deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
   const records = makeRecordsService({ db, store });
-  const reads = makeRecordReads({ db });
+  const reads = makeRecordReads({ db, store });
   const history = makeRecordHistory({ db, store });
   const savedFilters = makeSavedFilters({ db, store, records });
   await app.register(recordsRoutes({ records, reads, history, savedFilters }), { prefix: '/api/v2' });

@@ -4,13 +4,16 @@ import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.s
 import { filterFieldOf } from '../../aggregates/record/record.values.js';
 import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
 import { recordViews, recordViewsAt, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
 import { indexRecords, objectChanges, type IndexTarget } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
-import { keepIndex, keptIndex } from './index-cache.js';
+import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setBeingRead, type KeptSet } from './index-cache.js';
+import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
+import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
 import { definitionsOf, objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
@@ -46,8 +49,10 @@ export async function relationCatalog(db: Db, tenant: string, objectUuid: string
 }
 
 /** The read side of records: one record, a page of an object's records. */
-export function makeRecordReads(deps: { db: Db }) {
+export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> }) {
   const { db } = deps;
+  // Record changes can be read from the event log in the read models' database (not EventStoreDB).
+  const logged = deps.store.name !== 'eventstoredb';
 
   const load = recordViewLoader(db);
 
@@ -60,19 +65,67 @@ export function makeRecordReads(deps: { db: Db }) {
     return { view: toRecordView(row, opts, definitionsOf(objects)), row };
   }
 
-  /** The total and the page's records: a kept result when the object has not changed since, else read (and kept). */
+  /**
+   * The total and the page from a kept match set, brought up to date: when the object's change
+   * count is what the set was read at, it holds as it is (one statement, with the page's records);
+   * else with the record changes since its snapshot. Null when too much changed since (then the
+   * matches are read again).
+   */
+  async function fromSet(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean, kept: KeptSet, key: string) {
+    const { tenant, objectUuid } = target;
+    const before = pageOf(kept.set, compiled.page, compiled.limit);
+    const at = before.length > 0 ? await recordViewsAt(db, tenant, objectUuid, before, { links }) : { rows: [], ...(await objectChanges(db, tenant, objectUuid)) };
+    if (at.version === kept.version && at.snapshot) {
+      keepSet(key, { ...kept, snapshot: at.snapshot });
+      return { total: kept.set.members.length, rows: at.rows };
+    }
+    const changes = await recordChangesSince(db, tenant, objectUuid, kept.snapshot, compiled.query);
+    if (changes.overflow) return null;
+    const set = applyChanges(compiled, kept.set, changes.changed, changes.rows);
+    keepSet(key, { set, snapshot: changes.snapshot, version: changes.version });
+    const uuids = pageOf(set, compiled.page, compiled.limit);
+    // The page's records read before the changes stand unless they changed; the others are read now.
+    const changed = new Set(changes.changed);
+    const byUuid = new Map(at.rows.filter((r) => !changed.has(r.uuid)).map((r) => [r.uuid, r]));
+    const missing = uuids.filter((u) => !byUuid.has(u));
+    if (missing.length > 0) for (const r of await recordViews(db, tenant, missing, { links })) byUuid.set(r.uuid, r);
+    return { total: set.members.length, rows: uuids.flatMap((u) => byUuid.get(u) ?? []) };
+  }
+
+  /**
+   * The total and the page's records: from a kept match set (PostgreSQL event store) or a kept
+   * result when the object has not changed since, else read (and kept).
+   */
   async function matches(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean): Promise<{ total: number; rows: RecordViewRow[] }> {
     const { tenant, objectUuid } = target;
+    const setSlot = logged ? keptSet(target, compiled) : null;
+    if (setSlot?.kept) {
+      const answer = await fromSet(target, compiled, links, setSlot.kept, setSlot.key);
+      if (answer) return answer;
+    }
+    const shared = setSlot && setBeingRead(setSlot.key);
+    if (shared) {
+      // Read before this request came, and brought up to date after: its own writes show.
+      const kept = await shared;
+      const answer = kept && (await fromSet(target, compiled, links, kept, setSlot.key));
+      if (answer) return answer;
+    }
     const slot = keptIndex(target, compiled);
     if (slot?.kept) {
       // The kept page's records and the object's change count, in one statement: the result holds
       // when no record of the object changed since it was read.
       const { kept } = slot;
-      const at = kept.uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, kept.uuids, { links }) : { rows: [], version: await objectChanges(db, tenant, objectUuid) };
+      const at = kept.uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, kept.uuids, { links }) : { rows: [], ...(await objectChanges(db, tenant, objectUuid)) };
       if (at.version === kept.version) return { total: kept.total, rows: at.rows };
     }
-    const result = await indexRecords(db, target, compiled);
-    if (slot) keepIndex(slot.key, result);
+    const reading = indexRecords(db, target, compiled, { members: setSlot ? MATCH_SET_MAX : undefined });
+    if (setSlot) {
+      const kept = reading.then((r) => (r.members && r.snapshot && r.version ? { set: matchSetFromRaw(compiled, r.members), snapshot: r.snapshot, version: r.version } : null));
+      readingSet(setSlot.key, kept);
+      keepSet(setSlot.key, await kept);
+    }
+    const result = await reading;
+    if (slot && !(setSlot && result.members)) keepIndex(slot.key, result);
     return { total: result.total, rows: await recordViews(db, tenant, result.uuids, { links }) };
   }
 

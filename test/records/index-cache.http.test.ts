@@ -8,8 +8,9 @@ import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aRecord, anObjectWith, call, type TestObject } from './records-fixtures.js';
 
-// Filtered index results are kept per process, keyed by the object's change count
-// (src/records/index-cache.ts): every record write must show in the next answer.
+// Filtered index results are kept per process (src/records/index-cache.ts): match sets brought up
+// to date from the event log, or results keyed by the object's change count. Every record write
+// must show in the next answer.
 let t: TestApp;
 let a: TestTenant;
 let b: TestTenant;
@@ -33,16 +34,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const ask = async (who: TestTenant, page = 1) => {
-  const res = await call(t.app, who, 'POST', '/api/v2/ticket/index', { ...request, page });
+const ask = async (who: TestTenant, page = 1, body: Record<string, unknown> = request) => {
+  const res = await call(t.app, who, 'POST', '/api/v2/ticket/index', { ...body, page });
   expect(res.status).toBe(200);
   return { total: res.body.total as number, uuids: res.body.data.map((r: { uuid: string }) => r.uuid) as string[] };
 };
 
 /** The same request read from the database without the cache. */
-async function uncached(who: TestTenant, page = 1) {
+async function uncached(who: TestTenant, page = 1, body: Record<string, unknown> = request) {
   const object = (await loadRecordObject(t.platform.db, who.companyUuid, 'ticket'))!;
-  const compiled = compileIndexRequest({ properties: catalogOf([object]) }, recordIndexRequestSchema.parse({ ...request, page }));
+  const compiled = compileIndexRequest({ properties: catalogOf([object]) }, recordIndexRequestSchema.parse({ ...body, page }));
   const { total, uuids } = await indexRecords(t.platform.db, { tenant: who.companyUuid, objectUuid: object.objectUuid }, compiled);
   return { total, uuids };
 }
@@ -97,14 +98,97 @@ describe('the index result cache', () => {
     expect(together).toEqual(wanted);
   });
 
-  it('answers from the cache while the object has seen no change, and reads again after one', async () => {
+  it('brings a kept answer up to date from the events since, reading only the records they name', async () => {
     const before = await ask(a);
-    // Behind the projection's back (no change counted): the kept answer still stands, which is
-    // what shows it is kept. A real write counts a change and the next answer reads again.
-    await t.platform.db.query('update records set deleted_at = 1 where tenant = $1 and object_uuid = $2 and uuid = $3', [a.companyUuid, objA.uuid, before.uuids[0]]);
+    const tampered = before.uuids[0]!;
+    // Behind the projection's back (no event): the kept answer stands, which is what shows it is
+    // kept; and it still stands after another record's write, whose event names only that record.
+    await t.platform.db.query(`update records set vals = vals || '{"status": "closed"}' where tenant = $1 and object_uuid = $2 and uuid = $3`, [a.companyUuid, objA.uuid, tampered]);
     expect(await ask(a)).toEqual(before);
-    await aRecord(t.app, a, 'ticket', { title: 'nothing to see', status: 'open' });
+    const runner = (await aRecord(t.app, a, 'ticket', { title: 'a runner', status: 'open' })).uuid;
+    const after = await ask(a);
+    expect(after.total).toBe(before.total + 1);
+    expect(after.uuids).toContain(tampered);
+    expect(after.uuids).toContain(runner); // "a runner" sorts first by title
+    // An event of the tampered record reads its row again: it no longer matches.
+    expect((await call(t.app, a, 'PUT', `/api/v2/ticket/${tampered}`, { properties: { title: 'rune, renamed' } })).status).toBe(200);
     expect(await ask(a)).toEqual(await uncached(a));
-    expect((await ask(a)).uuids).not.toContain(before.uuids[0]);
+    expect((await ask(a)).uuids).not.toContain(tampered);
+    expect((await ask(a)).total).toBe(before.total);
+  });
+
+  it('stays exact through random writes between requests (a kept answer against the uncached SQL)', async () => {
+    const titles = ['run', 'rune', 'brunt', 'ruin', 'Runner', 'prune'];
+    const mine: string[] = [];
+    for (let i = 0; i < 6; i++) mine.push((await aRecord(t.app, a, 'ticket', { title: `${titles[i]} ${i}`, status: i % 2 ? 'open' : 'closed' })).uuid);
+    // A fixed pseudo-random walk: creates, updates in and out of the filter, archives, restores.
+    let x = 7;
+    const next = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+    for (let step = 0; step < 30; step++) {
+      const target = mine[next(mine.length)]!;
+      switch (next(5)) {
+        case 0:
+          mine.push((await aRecord(t.app, a, 'ticket', { title: `${titles[next(6)]} ${step}`, status: next(2) ? 'open' : 'closed' })).uuid);
+          break;
+        case 1:
+          await call(t.app, a, 'PUT', `/api/v2/ticket/${target}`, { properties: { status: next(2) ? 'open' : 'closed' } });
+          break;
+        case 2:
+          await call(t.app, a, 'PUT', `/api/v2/ticket/${target}`, { properties: { title: `${next(2) ? 'xx' : titles[next(6)]} ${step}` } });
+          break;
+        case 3:
+          await call(t.app, a, 'DELETE', `/api/v2/ticket/${target}`);
+          break;
+        default:
+          await call(t.app, a, 'POST', `/api/v2/ticket/${target}/restore`);
+      }
+      const page = 1 + next(3);
+      expect(await ask(a, page)).toEqual(await uncached(a, page));
+    }
+  });
+
+  it('converges on the exact answer when writes race the requests that refresh it', async () => {
+    const racers = await Promise.all(Array.from({ length: 8 }, (_, i) => aRecord(t.app, a, 'ticket', { title: `race run ${i}`, status: 'open' })));
+    await ask(a);
+    let writing = true;
+    const readers = Array.from({ length: 4 }, async (_, r) => {
+      let asked = 0;
+      while (writing || asked === 0) {
+        const res = await call(t.app, a, 'POST', '/api/v2/ticket/index', { ...request, page: 1 + ((asked + r) % 2) });
+        expect(res.status).toBe(200);
+        asked++;
+      }
+      return asked;
+    });
+    await Promise.all(
+      racers.map(async ({ uuid }, i) => {
+        for (let k = 0; k < 8; k++) {
+          if (k % 3 === 2) await aRecord(t.app, a, 'ticket', { title: `racer ${i} run ${k}`, status: k % 2 ? 'open' : 'closed' });
+          else await call(t.app, a, 'PUT', `/api/v2/ticket/${uuid}`, { properties: { status: (i + k) % 2 ? 'open' : 'closed' } });
+        }
+      }),
+    );
+    writing = false;
+    expect(Math.min(...(await Promise.all(readers)))).toBeGreaterThan(0);
+    for (const page of [1, 2, 3]) expect(await ask(a, page)).toEqual(await uncached(a, page));
+  });
+
+  it('keeps free-text answers exact through writes that change the text, the rank and the filter', async () => {
+    const text = { query: 'rune OR runner', filters: [{ key: 'status', operator: 'equals', value: 'open' }], limit: 2 };
+    const askText = (page: number) => ask(a, page, text);
+    const uncachedText = (page: number) => uncached(a, page, text);
+    const made: string[] = [];
+    for (const title of ['rune', 'rune rune runner', 'quiet']) made.push((await aRecord(t.app, a, 'ticket', { title, status: 'open' })).uuid);
+    expect(await askText(1)).toEqual(await uncachedText(1));
+    const writes: [string, Record<string, unknown>][] = [
+      [made[2]!, { title: 'runner runner rune' }], // comes in, ranked high
+      [made[0]!, { status: 'closed' }], // leaves by the filter
+      [made[1]!, { title: 'nothing here' }], // leaves by the text
+      [made[0]!, { status: 'open', title: 'rune' }], // comes back
+    ];
+    for (const [uuid, properties] of writes) {
+      expect((await call(t.app, a, 'PUT', `/api/v2/ticket/${uuid}`, { properties })).status).toBe(200);
+      for (const page of [1, 2]) expect(await askText(page)).toEqual(await uncachedText(page));
+    }
   });
 });
