@@ -20,4 +20,21 @@ export interface Projection {
    * consecutive events that no other projection handles (rebuilds, group commits).
    */
   applyBatch?(events: readonly StoredEvent[], tx: Sql): Promise<void>;
+  /**
+   * Optional (PostgreSQL): the writes of events that open new streams, as CTEs of the append
+   * statement itself, so that a group commit of them is one statement and one round trip instead
+   * of BEGIN, append, projection and COMMIT. The CTEs may read `heads` (tenant, stream_id,
+   * revision of each stream the append made) and take their input (`input` of the group's
+   * events) from the parameter `param`; `check` is an expression the statement selects (failing
+   * it fails the statement, and then the appends are made the usual way). Used only for groups
+   * whose every event is of `handles` and handled by no other projection.
+   */
+  withAppend?: {
+    handles: readonly string[];
+    sql(param: string): { ctes: string; check: string };
+    input(events: readonly NewStreamEvent[]): string;
+  };
 }
+
+/** An event of a new stream before its append gives it a position. */
+export type NewStreamEvent = Pick<StoredEvent, 'tenant' | 'streamId' | 'revision' | 'type' | 'data' | 'metadata'>;

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
-import type { Sql } from './projection.js';
+import type { NewStreamEvent, Sql } from './projection.js';
 import { pivotRowsCtes } from './records.pivot-sql.js';
 
 /** A record row to insert: one per object context of a record. */
@@ -20,7 +20,7 @@ export interface NewRecordRow {
 }
 
 /** The rows a `RecordCreated` makes: one per object context, the primary first. */
-export function createdRows(stored: StoredEvent): NewRecordRow[] {
+export function createdRows(stored: NewStreamEvent): NewRecordRow[] {
   const d = (stored as StoredEvent<RecordEvent> & Extract<RecordEvent, { type: 'RecordCreated' }>).data;
   const ext = d.extends ?? [];
   return [d.objectUuid, ...ext].map((objectUuid) => ({
@@ -38,19 +38,17 @@ export function createdRows(stored: StoredEvent): NewRecordRow[] {
   }));
 }
 
-/**
- * New record rows (of any tenants and objects) in one statement, one row or many: the rows, their pivot rows
- * (pivot keys created on first use), their unique reservations and the live counts. A row
- * already there (a replay) is skipped with its pivot.
- * Returns, per inserted row, whether a pivot key hidden by a concurrent transaction left pivot
- * rows out (the caller writes them again).
- */
-const insertRows = `
-with input as (
-  select * from jsonb_to_recordset($1::jsonb) as x(i int, tenant text, object_uuid uuid, uuid uuid, is_primary boolean,
+/** The columns of the rows to insert, as `jsonb_to_recordset` reads them (`NewRecordRow`s by `inputOf`). */
+const inputColumns = `i int, tenant text, object_uuid uuid, uuid uuid, is_primary boolean,
     primary_object_uuid uuid, object_name text, extends uuid[], vals jsonb, doc text, at bigint, by uuid, revision bigint,
-    pivot jsonb, uniq jsonb)
-),
+    pivot jsonb, uniq jsonb`;
+
+/**
+ * The CTEs that insert the rows of `input`: the rows, their pivot rows (pivot keys created on
+ * first use), their unique reservations and the live counts. A row already there (a replay) is
+ * skipped with its pivot. `rx` holds the inserted rows, `s` their pivot rows.
+ */
+const rowsCtes = `
 r as (
   insert into records (tenant, object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search,
                        created_at, updated_at, created_by, updated_by, revision)
@@ -77,7 +75,16 @@ c as (
   select tenant, object_uuid, pg_backend_pid() % 16, count(*), 0, count(*) from r group by tenant, object_uuid
   on conflict (tenant, object_uuid, shard) do update set live = c.live + excluded.live, changes = c.changes + excluded.changes
   returning 1
-)
+)`;
+
+/**
+ * New record rows (of any tenants and objects) in one statement, one row or many. Returns, per
+ * inserted row, whether a pivot key hidden by a concurrent transaction left pivot rows out (the
+ * caller writes them again).
+ */
+const insertRows = `
+with input as (select * from jsonb_to_recordset($1::jsonb) as x(${inputColumns})),
+${rowsCtes}
 select rx.i, rx.rid, jsonb_array_length(rx.pivot) - coalesce(w.n, 0)::int as missing,
        (select count(*) from u)::int + (select count(*) from c)::int as other
   from rx left join (select rid, count(*) as n from s group by rid) w on w.rid = rx.rid`;
@@ -89,16 +96,43 @@ export function uniqueEntries(values: Readonly<Record<string, unknown>>, only?: 
     .map(([name, v]) => ({ name, value: typeof v === 'string' ? v : JSON.stringify(v) }));
 }
 
+/** The rows as the statements' input (JSON of `inputColumns`). */
+function inputOf(rows: readonly NewRecordRow[]): string {
+  return JSON.stringify(
+    rows.map((row, i) => {
+      const doc = indexDoc(row.vals);
+      return {
+        i, tenant: row.tenant, object_uuid: row.objectUuid, uuid: row.uuid, is_primary: row.primary, primary_object_uuid: row.primaryObjectUuid,
+        object_name: row.objectName, extends: row.extends, vals: row.vals, doc: doc.text, at: row.createdAt, by: row.createdBy,
+        revision: row.revision, pivot: doc.entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n })), uniq: uniqueEntries(row.vals),
+      };
+    }),
+  );
+}
+
 /** Inserts the rows in one statement; `repair` rewrites the pivot of a row that missed pivot rows. */
 export async function insertRecordRows(tx: Sql, rows: readonly NewRecordRow[], repair: (row: NewRecordRow, rid: number) => Promise<void>) {
-  const input = rows.map((row, i) => {
-    const doc = indexDoc(row.vals);
-    return {
-      i, tenant: row.tenant, object_uuid: row.objectUuid, uuid: row.uuid, is_primary: row.primary, primary_object_uuid: row.primaryObjectUuid,
-      object_name: row.objectName, extends: row.extends, vals: row.vals, doc: doc.text, at: row.createdAt, by: row.createdBy,
-      revision: row.revision, pivot: doc.entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n })), uniq: uniqueEntries(row.vals),
-    };
-  });
-  const done = await tx.query<{ i: number; rid: number; missing: number }>(insertRows, [JSON.stringify(input)], 'records_insert_many');
+  const done = await tx.query<{ i: number; rid: number; missing: number }>(insertRows, [inputOf(rows)], 'records_insert_many');
   for (const d of done) if (d.missing !== 0) await repair(rows[d.i]!, d.rid);
 }
+
+/**
+ * The rows of created records as CTEs of the append statement itself (`Projection.withAppend`):
+ * only the rows of streams the append made (`heads`). A row that a hidden pivot key cut short
+ * cannot be written again after the statement commits, so `check` fails the statement instead
+ * (a uuid read as an integer: 22P02), and the store appends the usual way.
+ */
+export function createdRowsWithAppend(param: string) {
+  const ctes = `input as (
+  select x.* from jsonb_to_recordset(${param}::jsonb) as x(${inputColumns})
+   where exists (select 1 from heads h where h.tenant = x.tenant and h.stream_id = '${RECORD_STREAM_PREFIX}' || x.uuid::text)
+),
+${rowsCtes}`;
+  const check = `(select count(*) from rx left join (select rid, count(*) as n from s group by rid) w on w.rid = rx.rid
+     where (case when jsonb_array_length(rx.pivot) <> coalesce(w.n, 0) then rx.uuid::text end)::int is not null)
+   + (select count(*) from u) + (select count(*) from c)`;
+  return { ctes, check };
+}
+
+/** The input of `createdRowsWithAppend`: the rows of the created records. */
+export const createdRowsInput = (events: readonly NewStreamEvent[]) => inputOf(events.flatMap(createdRows));

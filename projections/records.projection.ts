@@ -2,7 +2,7 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Projection, Sql } from './projection.js';
-import { createdRows, insertRecordRows, type NewRecordRow } from './records.created-batch.js';
+import { createdRows, createdRowsInput, createdRowsWithAppend, insertRecordRows, type NewRecordRow } from './records.created-batch.js';
 import { changeRecordRows, updatedRows, type LockedRow, type RowChange } from './records.updated-batch.js';
 
 /**
@@ -137,6 +137,8 @@ export const recordsProjection: Projection = {
   name: 'records',
   tables: ['records', 'record_fields', 'record_values', 'record_counts', 'record_unique'],
   handles: recordEventTypes,
+  // Creates commit with their append, in its statement (records.created-batch.ts).
+  withAppend: { handles: ['RecordCreated'], sql: createdRowsWithAppend, input: createdRowsInput },
   /**
    * Consecutive creates in one statement (records.created-batch.ts); consecutive updates of
    * distinct records locked by one statement; everything else one by one.

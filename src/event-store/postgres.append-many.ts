@@ -13,9 +13,11 @@ export interface AppendRequest {
  * Several appends to distinct streams in one statement (a group commit): each stream's head moves
  * by the mode its append asks for, and the events of every append whose check passed are inserted
  * in request order. An append whose check failed inserts nothing and has no row in the result.
- * The streams must be distinct: one statement cannot move one head twice.
+ * The streams must be distinct: one statement cannot move one head twice. `appendManyCtes` are the
+ * same as CTEs (`heads`: the streams moved; `appended`: the events), for statements that write
+ * more with the append (a projection's `withAppend`).
  */
-export const appendManySql = `with req as (
+export const appendManyCtes = `req as (
   select r.i, r.tenant, r.stream_id, r.mode, r.expected, r.events, jsonb_array_length(r.events) as n
     from jsonb_to_recordset($1::jsonb) as r(i int, tenant text, stream_id text, mode text, expected bigint, events jsonb)
 ), h_no as (
@@ -37,14 +39,17 @@ export const appendManySql = `with req as (
   returning s.tenant, s.stream_id, s.revision
 ), heads as (
   select * from h_no union all select * from h_any union all select * from h_exact union all select * from h_exists
-)
-insert into events as e (tenant, stream_id, revision, type, version, data, metadata, occurred_at)
-select r.tenant, r.stream_id, h.revision - r.n + x.i, x.ev->>'type', (x.ev->>'version')::int, x.ev->'data', x.ev->'metadata',
-       (x.ev->'metadata'->>'occurredAt')::bigint
-  from req r join heads h on h.tenant = r.tenant and h.stream_id = r.stream_id,
-       jsonb_array_elements(r.events) with ordinality as x(ev, i)
- order by r.i, x.i
-returning e.tenant, e.stream_id, e.revision, e.position, e.transaction_id::text as tx_id`;
+), appended as (
+  insert into events as e (tenant, stream_id, revision, type, version, data, metadata, occurred_at)
+  select r.tenant, r.stream_id, h.revision - r.n + x.i, x.ev->>'type', (x.ev->>'version')::int, x.ev->'data', x.ev->'metadata',
+         (x.ev->'metadata'->>'occurredAt')::bigint
+    from req r join heads h on h.tenant = r.tenant and h.stream_id = r.stream_id,
+         jsonb_array_elements(r.events) with ordinality as x(ev, i)
+   order by r.i, x.i
+  returning e.tenant, e.stream_id, e.revision, e.position, e.transaction_id::text as tx_id
+)`;
+
+export const appendManySql = `with ${appendManyCtes} select * from appended order by position`;
 
 const modeOf = (expected: ExpectedRevision) =>
   typeof expected === 'number' ? (expected >= 0 ? 'exact' : 'no_stream') : expected;

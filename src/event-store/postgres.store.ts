@@ -7,7 +7,7 @@ import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { applyProjections } from '../projections/apply.js';
 import { appendStatement } from './postgres.append.js';
-import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
+import { appendManyCtes, appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
 import { batchQueue } from '../db/batch-queue.js';
 
 const CHANNEL = 'platform_events';
@@ -96,6 +96,18 @@ export interface PostgresStoreOptions {
   maxGroup?: number;
 }
 
+/** A row the append statement returns for each event. */
+interface AppendedRow {
+  tenant: string;
+  stream_id: string;
+  revision: number;
+  position: number;
+  tx_id: string;
+}
+
+const requestsOf = (group: readonly PendingAppend[]) =>
+  appendManyParam(group.map((p) => ({ tenant: p.tenant, streamId: p.streamId, payload: p.payload, expected: p.expected })));
+
 interface PendingAppend {
   tenant: string;
   streamId: string;
@@ -169,12 +181,13 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
 
   /** The appends of distinct streams in one statement; null for an append whose revision check failed. */
   async function appendGroup(sql: Sql, group: readonly PendingAppend[]): Promise<(StoredEvent[] | null)[]> {
-    const rows = await sql.query<{ tenant: string; stream_id: string; revision: number; position: number; tx_id: string }>(
-      appendManySql,
-      [appendManyParam(group.map((p) => ({ tenant: p.tenant, streamId: p.streamId, payload: p.payload, expected: p.expected })))],
-      'append_many',
-    );
-    const byStream = new Map<string, typeof rows>();
+    const rows = await sql.query<AppendedRow>(appendManySql, [requestsOf(group)], 'append_many');
+    return storedOf(group, rows);
+  }
+
+  /** Each append's stored events from the statement's rows (in position order); null where none were appended. */
+  function storedOf(group: readonly PendingAppend[], rows: readonly AppendedRow[]): (StoredEvent[] | null)[] {
+    const byStream = new Map<string, AppendedRow[]>();
     for (const row of rows) {
       const key = streamKey(row.tenant, row.stream_id);
       byStream.set(key, [...(byStream.get(key) ?? []), row]);
@@ -193,13 +206,46 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     });
   }
 
+  // The one projection that writes new streams' events in the append statement (`withAppend`),
+  // and the event types it alone handles.
+  const fuser = db.kind === 'postgres' ? projections.find((p) => p.withAppend)?.withAppend : undefined;
+  const fusedTypes = new Set(fuser?.handles.filter((t) => projections.filter((p) => p.handles.includes(t)).length === 1));
+  const fusable = (p: PendingAppend) => p.expected === 'no_stream' && !p.inTransaction && p.events.every((e) => fusedTypes.has(e.type));
+  const fused = fuser?.sql('$2');
+  const fusedSql = fused && `with ${appendManyCtes}, ${fused.ctes}
+    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${fused.check} as checked`;
+
+  /**
+   * A group of new streams whose events one projection writes with the append: one statement,
+   * committed on its own, instead of a transaction of four round trips. A statement PostgreSQL
+   * refused wrote nothing: the group then commits the usual way (which gives each its own error).
+   */
+  async function flushFused(group: PendingAppend[]) {
+    let rows: AppendedRow[];
+    try {
+      const input = fuser!.input(group.flatMap((p) => p.events.map((e, i) => ({ ...e, tenant: p.tenant, streamId: p.streamId, revision: i }))));
+      const [row] = await db.query<{ appended: AppendedRow[] }>(fusedSql!, [requestsOf(group), input], 'append_with_projection');
+      rows = row!.appended;
+    } catch (err) {
+      if (/^[0-9A-Z]{5}$/.test(String((err as { code?: unknown }).code))) return flushInTransaction(group);
+      for (const p of group) p.reject(err);
+      return;
+    }
+    announce();
+    await settle(group, storedOf(group, rows));
+  }
+
+  async function flush(group: PendingAppend[]) {
+    return group.every(fusable) ? flushFused(group) : flushInTransaction(group);
+  }
+
   /**
    * A group commit: every append of the group in one statement and one transaction (with the
    * projections and hooks of each). If anything in it fails (a projection's constraint, a hook,
    * a deadlock), nothing of it is kept and each append runs alone, so that only its own error
    * reaches its caller.
    */
-  async function flush(group: PendingAppend[]) {
+  async function flushInTransaction(group: PendingAppend[]) {
     if (group.length === 1) return appendAlone(group[0]!);
     let outcome: (StoredEvent[] | null)[];
     // Past this point only COMMIT can fail, and then nobody knows whether the group committed:
@@ -232,6 +278,11 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       return;
     }
     announce();
+    await settle(group, outcome);
+  }
+
+  /** Resolves each append with its events, or rejects it with the revision its stream is at. */
+  async function settle(group: readonly PendingAppend[], outcome: (StoredEvent[] | null)[]) {
     const failed = group.filter((_, i) => outcome[i] === null);
     const actual = new Map<string, number>();
     if (failed.length > 0) {
