@@ -9,7 +9,8 @@
  * BENCH_ONLY=pglite|postgres runs one; BENCH_DATABASE names the PostgreSQL database, BENCH_KEEP=1
  * keeps it, BENCH_REUSE=1 measures a kept one again without seeding; BENCH_EXTRA=1 adds a rarer
  * contains, unfiltered sorted pages and an equality on a unique-ish text (cost against candidates).
- * BENCH_OPS=get,index picks figures (create, get, update, index, text, extra); BENCH_PROFILE=dir
+ * BENCH_OPS=get,index picks figures (create, get, update, index, text, mixed, extra; mixed: half the
+ * clients update records while a quarter ask the filtered page 1 and a quarter free text); BENCH_PROFILE=dir
  * writes a CPU profile of the server there (node --cpu-prof); BENCH_NODE_ARGS passes flags to the
  * server's node (`--trace-gc`, say). Index and free text are measured
  * again on a server without the result cache (INDEX_CACHE_ENTRIES=0).
@@ -29,7 +30,7 @@ const PG_N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const PGLITE_N = Number(process.env.BENCH_PGLITE_RECORDS ?? Math.min(PG_N, 100_000));
 const ONLY = process.env.BENCH_ONLY; // 'pglite' | 'postgres'
 const PORT = 3900 + (process.pid % 50);
-const OPS = new Set((process.env.BENCH_OPS ?? `create,get,update,index,text${process.env.BENCH_EXTRA ? ',extra' : ''}`).split(','));
+const OPS = new Set((process.env.BENCH_OPS ?? `create,get,update,index,text,mixed${process.env.BENCH_EXTRA ? ',extra' : ''}`).split(','));
 const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
@@ -115,29 +116,49 @@ interface Figure {
   rss: number;
 }
 
-async function measure(label: string, token: string, next: (i: number) => Req): Promise<Figure> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let i = 0;
+interface Load {
+  label: string;
+  clients: number;
+  next: (i: number) => Req;
+}
+
+/** Runs the loads side by side for SECONDS (their clients together): a figure per load. */
+async function measureTogether(token: string, loads: readonly Load[]): Promise<Figure[]> {
   const until = Date.now() + SECONDS * 1000;
   const started = process.hrtime.bigint();
   let rss = 0;
   const sampler = setInterval(() => (rss = Math.max(rss, memory(serverPid).now)), 50);
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < until) {
-        const t0 = process.hrtime.bigint();
-        const status = await request(next(i++), token);
-        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        if (status >= 300) errors++;
-      }
+  const runs = await Promise.all(
+    loads.map(async (load) => {
+      const latencies: number[] = [];
+      let errors = 0;
+      let i = 0;
+      await Promise.all(
+        Array.from({ length: load.clients }, async () => {
+          while (Date.now() < until) {
+            const t0 = process.hrtime.bigint();
+            const status = await request(load.next(i++), token);
+            latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+            if (status >= 300) errors++;
+          }
+        }),
+      );
+      return { latencies, errors };
     }),
   );
   clearInterval(sampler);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { label, rps: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors, rss };
+  return loads.map((load, k) => {
+    const { latencies, errors } = runs[k]!;
+    latencies.sort((a, b) => a - b);
+    const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+    return { label: load.label, rps: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors, rss };
+  });
+}
+
+async function measure(label: string, token: string, next: (i: number) => Req): Promise<Figure> {
+  const [figure] = await measureTogether(token, [{ label, clients: CONCURRENCY, next }]);
+  return figure!;
 }
 
 function memory(pid: number): { peak: number; now: number } {
@@ -158,6 +179,19 @@ async function reuse(url: string): Promise<Seeded> {
   const sample = (await db.query<{ uuid: string }>(`select uuid from records tablesample system (5) where tenant = $1 and is_primary limit 20000`, [t!.tenant])).map((r) => r.uuid);
   await db.close();
   return { token: session.token, tenant: t!.tenant, sample, importRate: 0 };
+}
+
+/**
+ * Half the clients update records (their status: in or out of the filter) while a quarter ask
+ * the filtered page 1 and a quarter free text: every answer follows changes of the object.
+ */
+function mixed(pick: (i: number) => string, filtered: object, suffix: string): Load[] {
+  const quarter = Math.max(1, Math.floor(CONCURRENCY / 4));
+  return [
+    { label: `index page 1 while updates run${suffix}`, clients: quarter, next: () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } }) },
+    { label: `free text while updates run${suffix}`, clients: quarter, next: (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } }) },
+    { label: `  the updates alongside${suffix}`, clients: Math.max(1, CONCURRENCY - 2 * quarter), next: (i) => ({ method: 'PUT', path: `/api/v2/deal/${pick(i * 31)}`, body: { properties: { status: i % 3 === 0 ? 'won' : 'active' } } }) },
+  ];
 }
 
 async function bench(label: string, n: number, env: Record<string, string>) {
@@ -191,6 +225,7 @@ async function bench(label: string, n: number, env: Record<string, string>) {
     if (OPS.has('index')) figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
     if (OPS.has('index')) figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
     if (OPS.has('text')) figures.push(await measure(`free text "${syllableWord(11)}"`, token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
+    if (OPS.has('mixed')) figures.push(...(await measureTogether(token, mixed(pick, filtered, ''))));
     if (OPS.has('extra')) {
       // How the cost follows the candidates: a rarer fragment, and unfiltered lists.
       const rare = syllableWord(3);
@@ -207,7 +242,7 @@ async function bench(label: string, n: number, env: Record<string, string>) {
     const mem = memory(server.pid!);
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    if (OPS.has('index') || OPS.has('text')) {
+    if (OPS.has('index') || OPS.has('text') || OPS.has('mixed')) {
       // The same requests on a server without the result cache: what every request costs when
       // the object changes between them (each one reads all its matches).
       const bare = await startServer({ ...env, INDEX_CACHE_ENTRIES: '0' });
@@ -215,6 +250,7 @@ async function bench(label: string, n: number, env: Record<string, string>) {
         if (OPS.has('index')) figures.push(await measure('index page 1, no result cache', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
         if (OPS.has('index')) figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
         if (OPS.has('text')) figures.push(await measure('free text, no result cache', token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
+        if (OPS.has('mixed')) figures.push(...(await measureTogether(token, mixed(pick, filtered, ', no result cache'))));
       } finally {
         bare.kill('SIGTERM');
         await new Promise((r) => bare.once('exit', r));
