@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/webhook-receiver.js';
 import { aRecord, anObjectWith, call, data } from '../records/records-fixtures.js';
 import { aRelation } from '../schema/schema-fixtures.js';
+import { reactorPassed } from '../support/reactor-wait.js';
 
 let t: TestApp;
 let owner: TestTenant;
@@ -37,10 +38,12 @@ describe('syncs', () => {
     const acme = await aRecord(t.app, owner, account.name, { email: 'ops@acme.test', tier: 'gold', note: 'n' });
     const ann = await aRecord(t.app, owner, contact.name, {});
     const bob = await aRecord(t.app, owner, contact.name, { accountTier: 'stale' });
+    // Had the reactor seen acme's create after the connects, that create would be the copies' cause.
+    await reactorPassed(t, 'reactor:syncs', [acme, ann, bob].map((r) => `record-${r.uuid}`));
     await data(t.app, owner, 'PUT', `/api/v2/relations/${relation.uuid}/connection/${acme.uuid}/${ann.uuid}`, {});
     await data(t.app, owner, 'PUT', `/api/v2/relations/${relation.uuid}/connection/${acme.uuid}/${bob.uuid}`, {});
     for (const who of [ann, bob]) {
-      await waitFor(async () => (await get(contact.name, who.uuid)).properties.accountEmail === 'ops@acme.test', 5_000, 'copied on connect');
+      await waitFor(async () => (await get(contact.name, who.uuid)).properties.accountTier === 'gold', 5_000, 'copied on connect');
       expect((await get(contact.name, who.uuid)).properties).toMatchObject({ accountEmail: 'ops@acme.test', accountTier: 'gold' });
     }
 
