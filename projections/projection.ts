@@ -21,20 +21,30 @@ export interface Projection {
    */
   applyBatch?(events: readonly StoredEvent[], tx: Sql): Promise<void>;
   /**
-   * Optional (PostgreSQL): the writes of events that open new streams, as CTEs of the append
-   * statement itself, so that a group commit of them is one statement and one round trip instead
-   * of BEGIN, append, projection and COMMIT. The CTEs may read `heads` (tenant, stream_id,
-   * revision of each stream the append made) and take their input (`input` of the group's
-   * events) from the parameter `param`; `check` is an expression the statement selects (failing
-   * it fails the statement, and then the appends are made the usual way). Used only for groups
-   * whose every event is of `handles` and handled by no other projection.
+   * Optional (PostgreSQL): writes made by the append statement itself, so that a group commit of
+   * such events is one statement and one round trip instead of BEGIN, append, projection and
+   * COMMIT. Used only for events no other projection handles.
    */
-  withAppend?: {
-    handles: readonly string[];
-    sql(param: string): { ctes: string; check: string };
-    input(events: readonly NewStreamEvent[]): string;
-  };
+  withAppend?: readonly FusedWrite[];
 }
 
-/** An event of a new stream before its append gives it a position. */
-export type NewStreamEvent = Pick<StoredEvent, 'tenant' | 'streamId' | 'revision' | 'type' | 'data' | 'metadata'>;
+/** An event before its append gives it a position. */
+export interface PendingEvent extends Pick<StoredEvent, 'tenant' | 'streamId' | 'revision' | 'type' | 'data' | 'metadata'> {
+  /** On an append's last event: its writer's state of the stream after it (`AppendOptions.stateAfter`), when given. */
+  stateAfter?: unknown;
+}
+
+/**
+ * A projection's writes as CTEs of the append statement. They may read `heads` (tenant, stream_id,
+ * revision of each stream the append moved) and take their input (`input` of the group's events)
+ * from the parameter `param`; `check` is an expression the statement selects: failing it fails
+ * the statement, and then the appends are made the usual way.
+ */
+export interface FusedWrite {
+  /** The prepared statement's name. */
+  name: string;
+  /** Whether the event can be written so: an append is, when all its events are. */
+  accepts(event: PendingEvent): boolean;
+  sql(param: string): { ctes: string; check: string };
+  input(events: readonly PendingEvent[]): string;
+}

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
-import type { NewStreamEvent, Sql } from './projection.js';
+import type { FusedWrite, PendingEvent, Sql } from './projection.js';
 import { pivotRowsCtes } from './records.pivot-sql.js';
 
 /** A record row to insert: one per object context of a record. */
@@ -20,7 +20,7 @@ export interface NewRecordRow {
 }
 
 /** The rows a `RecordCreated` makes: one per object context, the primary first. */
-export function createdRows(stored: NewStreamEvent): NewRecordRow[] {
+export function createdRows(stored: PendingEvent): NewRecordRow[] {
   const d = (stored as StoredEvent<RecordEvent> & Extract<RecordEvent, { type: 'RecordCreated' }>).data;
   const ext = d.extends ?? [];
   return [d.objectUuid, ...ext].map((objectUuid) => ({
@@ -122,7 +122,7 @@ export async function insertRecordRows(tx: Sql, rows: readonly NewRecordRow[], r
  * cannot be written again after the statement commits, so `check` fails the statement instead
  * (a uuid read as an integer: 22P02), and the store appends the usual way.
  */
-export function createdRowsWithAppend(param: string) {
+function createdRowsWithAppend(param: string) {
   const ctes = `input as (
   select x.* from jsonb_to_recordset(${param}::jsonb) as x(${inputColumns})
    where exists (select 1 from heads h where h.tenant = x.tenant and h.stream_id = '${RECORD_STREAM_PREFIX}' || x.uuid::text)
@@ -134,5 +134,10 @@ ${rowsCtes}`;
   return { ctes, check };
 }
 
-/** The input of `createdRowsWithAppend`: the rows of the created records. */
-export const createdRowsInput = (events: readonly NewStreamEvent[]) => inputOf(events.flatMap(createdRows));
+/** Creates (a new stream's first event): written with their append. */
+export const createdWithAppend: FusedWrite = {
+  name: 'append_with_record_creates',
+  accepts: (e) => e.type === 'RecordCreated' && e.revision === 0,
+  sql: createdRowsWithAppend,
+  input: (events) => inputOf(events.flatMap(createdRows)),
+};

@@ -2,8 +2,9 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import type { Projection, Sql } from './projection.js';
-import { createdRows, createdRowsInput, createdRowsWithAppend, insertRecordRows, type NewRecordRow } from './records.created-batch.js';
+import { createdRows, createdWithAppend, insertRecordRows, type NewRecordRow } from './records.created-batch.js';
 import { changeRecordRows, updatedRows, type LockedRow, type RowChange } from './records.updated-batch.js';
+import { updatedWithAppend } from './records.updated-with-append.js';
 
 /**
  * `records` (one row per record and object context), `record_values` (the typed pivot),
@@ -137,8 +138,9 @@ export const recordsProjection: Projection = {
   name: 'records',
   tables: ['records', 'record_fields', 'record_values', 'record_counts', 'record_unique'],
   handles: recordEventTypes,
-  // Creates commit with their append, in its statement (records.created-batch.ts).
-  withAppend: { handles: ['RecordCreated'], sql: createdRowsWithAppend, input: createdRowsInput },
+  // Creates and updates commit with their append, in its statement (records.created-batch.ts,
+  // records.updated-with-append.ts).
+  withAppend: [createdWithAppend, updatedWithAppend],
   /**
    * Consecutive creates in one statement (records.created-batch.ts); consecutive updates of
    * distinct records locked by one statement; everything else one by one.

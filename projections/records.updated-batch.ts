@@ -3,7 +3,7 @@ import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import { uniqueEntries } from './records.created-batch.js';
 import type { Sql } from './projection.js';
-import { pivotRowsCtes } from './records.pivot-sql.js';
+import { pivotDeleteCtes, pivotRowsCtes, uniqueMoveCtes } from './records.pivot-sql.js';
 
 /** A record row as an update finds it (locked, its values before). */
 export interface LockedRow {
@@ -68,38 +68,13 @@ old as (
   select x.tenant, x.object_uuid, x.rid, o.name, o.t, o.n
     from input x, jsonb_to_recordset(x.old) as o(name text, t text, n float8)
 ),
-fo as (select fid, tenant, object_uuid, name from record_fields where (tenant, object_uuid, name) in (select tenant, object_uuid, name from old)),
--- Deletes pivot rows by their exact keys: each delete is a probe of its partial index.
-dt as (
-  delete from record_values v using old o join fo using (tenant, object_uuid, name)
-   where o.t is not null and v.fid = fo.fid and v.t = left(o.t, 200) collate "C" and v.t is not null and v.rid = o.rid returning 1
-),
-dn as (
-  delete from record_values v using old o join fo using (tenant, object_uuid, name)
-   where o.n is not null and v.fid = fo.fid and v.n = o.n and v.n is not null and v.rid = o.rid returning 1
-),
+${pivotDeleteCtes('old')},
 want as (
   select x.tenant, x.object_uuid, x.rid, p.name, p.t, p.tf, p.n
     from input x, jsonb_to_recordset(x.pivot) as p(name text, t text, tf text, n float8)
 ),
 ${pivotRowsCtes},
-keys as (
-  select x.tenant, x.uuid, p.object_uuid, p.name, case when p.format = 'email' then lower(v.value) else v.value end as value
-    from input x cross join lateral jsonb_to_recordset(x.uniq) as v(name text, value text)
-    join rm_properties p on p.tenant = x.tenant and p.object_uuid = x.object_uuid and p.name = v.name and p.is_unique and p.deleted_at is null
-),
-rel as (
-  delete from record_unique r using input x
-   where r.tenant = x.tenant and r.record_uuid = x.uuid and r.object_uuid = x.object_uuid and r.name = any(x.changed)
-     and not exists (select 1 from keys k where k.tenant = r.tenant and k.uuid = r.record_uuid and k.object_uuid = r.object_uuid and k.name = r.name and k.value = r.value)
-  returning 1
-),
-res as (
-  insert into record_unique (tenant, object_uuid, name, value, record_uuid)
-  select k.tenant, k.object_uuid, k.name, k.value, k.uuid from keys k
-   where not exists (select 1 from record_unique r where r.tenant = k.tenant and r.object_uuid = k.object_uuid and r.name = k.name and r.value = k.value and r.record_uuid = k.uuid)
-  returning 1
-),
+${uniqueMoveCtes('input')},
 cnt as (
   insert into record_counts as c (tenant, object_uuid, shard, changes)
   select tenant, object_uuid, pg_backend_pid() % 16, count(*) from input group by tenant, object_uuid
@@ -107,8 +82,8 @@ cnt as (
   returning 1
 )
 select x.i, jsonb_array_length(x.pivot) - coalesce(w.n, 0)::int as missing,
-       (select count(*) from u)::int + (select count(*) from dt)::int + (select count(*) from dn)::int
-       + (select count(*) from rel)::int + (select count(*) from res)::int + (select count(*) from cnt)::int as other
+       (select count(*) from u)::int + (select count(*) from udt)::int + (select count(*) from udn)::int
+       + (select count(*) from urel)::int + (select count(*) from ures)::int + (select count(*) from cnt)::int as other
   from input x left join (select rid, count(*) as n from s group by rid) w on w.rid = x.rid`;
 
 const pivotOf = (values: Readonly<Record<string, unknown>>, only: ReadonlySet<string>) => indexDoc(values, only).entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n }));

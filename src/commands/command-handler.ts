@@ -88,14 +88,14 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, revision, events: [] };
     const expected: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
+    for (const e of events) state = decider.evolve(state, e);
     try {
       const result = await store.append(
         context.tenant,
         streamId,
         events.map((e) => ({ ...e, metadata: metadataFor(context, e.version) })),
-        { expectedRevision: expected, inTransaction: opts.inTransaction },
+        { expectedRevision: expected, inTransaction: opts.inTransaction, stateAfter: state },
       );
-      for (const e of events) state = decider.evolve(state, e);
       return { state, revision: result.nextRevision, events: result.events };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION' && attempt < retries) {

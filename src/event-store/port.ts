@@ -19,6 +19,12 @@ export interface AppendOptions {
   expectedRevision: ExpectedRevision;
   /** Extra work in the append's transaction (Postgres adapter only), after the inline projections. */
   inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
+  /**
+   * The writer's state of the stream after these events (its decider's). A projection that writes
+   * with the append statement (`Projection.withAppend`, Postgres adapter only) may take its input
+   * from it instead of reading its rows; nothing else reads it.
+   */
+  stateAfter?: unknown;
 }
 
 export interface ReadStreamOptions {

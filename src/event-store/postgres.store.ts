@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import { DomainError } from '../../aggregates/kernel/errors.js';
-import type { Projection } from '../../projections/projection.js';
+import type { PendingEvent, Projection } from '../../projections/projection.js';
 import type { Db, Sql } from '../db/db.js';
 import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
@@ -115,6 +115,7 @@ interface PendingAppend {
   payload: string;
   expected: ExpectedRevision;
   inTransaction?: AppendOptions['inTransaction'];
+  stateAfter?: unknown;
   resolve(events: StoredEvent[]): void;
   reject(err: unknown): void;
 }
@@ -206,25 +207,41 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     });
   }
 
-  // The one projection that writes new streams' events in the append statement (`withAppend`),
-  // and the event types it alone handles.
-  const fuser = db.kind === 'postgres' ? projections.find((p) => p.withAppend)?.withAppend : undefined;
-  const fusedTypes = new Set(fuser?.handles.filter((t) => projections.filter((p) => p.handles.includes(t)).length === 1));
-  const fusable = (p: PendingAppend) => p.expected === 'no_stream' && !p.inTransaction && p.events.every((e) => fusedTypes.has(e.type));
-  const fused = fuser?.sql('$2');
-  const fusedSql = fused && `with ${appendManyCtes}, ${fused.ctes}
-    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${fused.check} as checked`;
+  // Writes that projections make in the append statement (`withAppend`), for event types that
+  // no other projection handles.
+  const handlers = (type: string) => projections.filter((p) => p.handles.includes(type)).length;
+  const fusers = db.kind !== 'postgres' ? [] : projections.flatMap((p) => (p.withAppend ?? []).map((write) => {
+    const { ctes, check } = write.sql('$2');
+    const text = `with ${appendManyCtes}, ${ctes}
+    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${check} as checked`;
+    return { write, text, owns: (type: string) => p.handles.includes(type) && handlers(type) === 1 };
+  }));
+
+  /** The append's events as a fused write sees them: with their revisions (known unless the append is `any` or `stream_exists`). */
+  function pendingEvents(p: PendingAppend): PendingEvent[] | null {
+    const first = p.expected === 'no_stream' || (typeof p.expected === 'number' && p.expected < 0) ? 0 : typeof p.expected === 'number' ? p.expected + 1 : null;
+    if (first === null) return null;
+    const last = p.events.length - 1;
+    return p.events.map((e, i) => ({ ...e, tenant: p.tenant, streamId: p.streamId, revision: first + i, ...(i === last ? { stateAfter: p.stateAfter } : {}) }));
+  }
+
+  /** Which fused write takes the whole append (-1: none, it commits the usual way). */
+  function fuserOf(p: PendingAppend): number {
+    if (fusers.length === 0 || p.inTransaction) return -1;
+    const events = pendingEvents(p);
+    return events ? fusers.findIndex((f) => events.every((e) => f.owns(e.type) && f.write.accepts(e))) : -1;
+  }
 
   /**
-   * A group of new streams whose events one projection writes with the append: one statement,
-   * committed on its own, instead of a transaction of four round trips. A statement PostgreSQL
-   * refused wrote nothing: the group then commits the usual way (which gives each its own error).
+   * Appends whose events one projection writes with the append: one statement, committed on its
+   * own, instead of a transaction of four round trips. A statement PostgreSQL refused wrote
+   * nothing: the group then commits the usual way (which gives each its own error).
    */
-  async function flushFused(group: PendingAppend[]) {
+  async function flushFused(fuser: (typeof fusers)[number], group: PendingAppend[]) {
     let rows: AppendedRow[];
     try {
-      const input = fuser!.input(group.flatMap((p) => p.events.map((e, i) => ({ ...e, tenant: p.tenant, streamId: p.streamId, revision: i }))));
-      const [row] = await db.query<{ appended: AppendedRow[] }>(fusedSql!, [requestsOf(group), input], 'append_with_projection');
+      const input = fuser.write.input(group.flatMap((p) => pendingEvents(p)!));
+      const [row] = await db.query<{ appended: AppendedRow[] }>(fuser.text, [requestsOf(group), input], fuser.write.name);
       rows = row!.appended;
     } catch (err) {
       if (/^[0-9A-Z]{5}$/.test(String((err as { code?: unknown }).code))) return flushInTransaction(group);
@@ -235,8 +252,14 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     await settle(group, storedOf(group, rows));
   }
 
+  /** A group commit: the appends a fused write takes by it (a statement per write), the others in one transaction. */
   async function flush(group: PendingAppend[]) {
-    return group.every(fusable) ? flushFused(group) : flushInTransaction(group);
+    const parts = new Map<number, PendingAppend[]>();
+    for (const p of group) {
+      const k = fuserOf(p);
+      parts.set(k, [...(parts.get(k) ?? []), p]);
+    }
+    await Promise.all([...parts].map(([k, part]) => (k < 0 ? flushInTransaction(part) : flushFused(fusers[k]!, part))));
   }
 
   /**
@@ -320,7 +343,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       if (events.length === 0) throw new Error('append needs at least one event');
       const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
       const stored = await new Promise<StoredEvent[]>((resolve, reject) =>
-        commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, resolve, reject }),
+        commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, stateAfter: options.stateAfter, resolve, reject }),
       );
       return { nextRevision: stored[stored.length - 1]!.revision, events: stored };
     },

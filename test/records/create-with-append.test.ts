@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { onPostgres } from '../support/test-db.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { holdNewPivotKey } from './hidden-pivot-key.js';
 import { aRecord, anObjectWith, call, index, type TestObject } from './records-fixtures.js';
 
 // On PostgreSQL a create's record rows are written by its append statement (the records
@@ -38,25 +39,12 @@ describe('creates written by their append statement', () => {
   });
 
   it.skipIf(!onPostgres)('fall back to the transaction when a pivot key another transaction made is hidden from the statement', async () => {
-    const [object] = await t.platform.db.query<{ object_uuid: string }>('select object_uuid from rm_objects where tenant = $1 and name = $2', [admin.companyUuid, 'deal']);
     // A property no record has used yet: its pivot key does not exist.
     expect((await call(t.app, admin, 'POST', `/api/v2/objects/${deals.uuid}/properties`, { name: 'region', label: 'Region', type: 'string', format: 'text' })).status).toBe(201);
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let keyed!: () => void;
-    const hasKey = new Promise<void>((r) => (keyed = r));
-    // Another transaction makes the key and holds it: the create's statement waits on it, then
-    // cannot see it (its snapshot is older), so its pivot row for `region` would be left out.
-    const other = t.platform.db.transaction(async (tx) => {
-      await tx.query('insert into record_fields (tenant, object_uuid, name) values ($1, $2, $3)', [admin.companyUuid, object!.object_uuid, 'region']);
-      keyed();
-      await held;
-    });
-    await hasKey;
+    const key = await holdNewPivotKey(t, admin.companyUuid, 'deal', 'region');
     const create = call(t.app, admin, 'POST', '/api/v2/deal', { properties: { name: 'hidden key', region: 'north' } });
     await new Promise((r) => setTimeout(r, 300));
-    release();
-    await other;
+    await key.release();
     expect((await create).status).toBe(201);
     // The record is found through the pivot of `region`: nothing was left out.
     expect(await total([{ key: 'region', operator: 'equals', value: 'north' }])).toBe(1);
