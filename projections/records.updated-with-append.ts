@@ -17,7 +17,7 @@ const inputColumns = `i int, tenant text, uuid uuid, expected bigint, revision b
  * the event (the changed values before and after) and the writer's state after it (the text of
  * the free-text index). Only records whose append was made (`heads`), only rows still at the
  * revision the writer decided on. `check` fails the statement (22P02, and the store appends the
- * usual way) when a record's rows were not at that revision or a pivot key hidden by a
+ * usual way) when a record's rows were not all at that revision or a pivot key hidden by a
  * concurrent transaction left pivot rows out.
  */
 function updatedRowsWithAppend(param: string) {
@@ -43,9 +43,11 @@ ucnt as (
   on conflict (tenant, object_uuid, shard) do update set changes = c.changes + excluded.changes
   returning 1
 )`;
-  // A record appended but not updated, or a row short of pivot rows: the uuid read as an integer fails the statement.
-  const check = `(select count(*) from uin x
-     where (case when not exists (select 1 from ur where ur.tenant = x.tenant and ur.uuid = x.uuid) then x.uuid::text end)::int is not null)
+  // A record appended but not updated on every row it has, or a row short of pivot rows: the
+  // uuid read as an integer fails the statement.
+  const check = `(select count(*) from uin x, lateral (select count(*) as n from ur where ur.tenant = x.tenant and ur.uuid = x.uuid) u
+     where (case when u.n = 0 or u.n <> (select count(*) from records r where r.tenant = x.tenant and r.uuid = x.uuid)
+                 then x.uuid::text end)::int is not null)
    + (select count(*) from urow w left join (select rid, count(*) as n from s group by rid) c on c.rid = w.rid
      where (case when jsonb_array_length(w.pivot) <> coalesce(c.n, 0) then w.uuid::text end)::int is not null)
    + (select count(*) from udt) + (select count(*) from udn) + (select count(*) from urel) + (select count(*) from ures) + (select count(*) from ucnt)`;
