@@ -1,13 +1,14 @@
 import { Subject } from 'rxjs';
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import { DomainError } from '../../aggregates/kernel/errors.js';
-import type { PendingEvent, Projection } from '../../projections/projection.js';
+import type { Projection } from '../../projections/projection.js';
 import type { Db, Sql } from '../db/db.js';
 import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { applyProjections } from '../projections/apply.js';
 import { appendStatement } from './postgres.append.js';
-import { appendManyCtes, appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
+import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
+import { fusedStatements, fusedWriteOf, pendingEvents, type FusedStatement } from './postgres.fused-writes.js';
 import { batchQueue } from '../db/batch-queue.js';
 
 const CHANNEL = 'platform_events';
@@ -207,37 +208,15 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     });
   }
 
-  // Writes that projections make in the append statement (`withAppend`), for event types that
-  // no other projection handles.
-  const handlers = (type: string) => projections.filter((p) => p.handles.includes(type)).length;
-  const fusers = db.kind !== 'postgres' ? [] : projections.flatMap((p) => (p.withAppend ?? []).map((write) => {
-    const { ctes, check } = write.sql('$2');
-    const text = `with ${appendManyCtes}, ${ctes}
-    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${check} as checked`;
-    return { write, text, owns: (type: string) => p.handles.includes(type) && handlers(type) === 1 };
-  }));
-
-  /** The append's events as a fused write sees them: with their revisions (known unless the append is `any` or `stream_exists`). */
-  function pendingEvents(p: PendingAppend): PendingEvent[] | null {
-    const first = p.expected === 'no_stream' || (typeof p.expected === 'number' && p.expected < 0) ? 0 : typeof p.expected === 'number' ? p.expected + 1 : null;
-    if (first === null) return null;
-    const last = p.events.length - 1;
-    return p.events.map((e, i) => ({ ...e, tenant: p.tenant, streamId: p.streamId, revision: first + i, ...(i === last ? { stateAfter: p.stateAfter } : {}) }));
-  }
-
-  /** Which fused write takes the whole append (-1: none, it commits the usual way). */
-  function fuserOf(p: PendingAppend): number {
-    if (fusers.length === 0 || p.inTransaction) return -1;
-    const events = pendingEvents(p);
-    return events ? fusers.findIndex((f) => events.every((e) => f.owns(e.type) && f.write.accepts(e))) : -1;
-  }
+  // Writes that projections make in the append statement (postgres.fused-writes.ts).
+  const fusers = db.kind === 'postgres' ? fusedStatements(projections) : [];
 
   /**
    * Appends whose events one projection writes with the append: one statement, committed on its
    * own, instead of a transaction of four round trips. A statement PostgreSQL refused wrote
    * nothing: the group then commits the usual way (which gives each its own error).
    */
-  async function flushFused(fuser: (typeof fusers)[number], group: PendingAppend[]) {
+  async function flushFused(fuser: FusedStatement, group: PendingAppend[]) {
     let rows: AppendedRow[];
     try {
       const input = fuser.write.input(group.flatMap((p) => pendingEvents(p)!));
@@ -256,7 +235,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
   async function flush(group: PendingAppend[]) {
     const parts = new Map<number, PendingAppend[]>();
     for (const p of group) {
-      const k = fuserOf(p);
+      const k = fusedWriteOf(fusers, p);
       parts.set(k, [...(parts.get(k) ?? []), p]);
     }
     await Promise.all([...parts].map(([k, part]) => (k < 0 ? flushInTransaction(part) : flushFused(fusers[k]!, part))));

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { FusedWrite, Projection } from '../projections/projection.js';
+import { fusedStatements, fusedWriteOf, pendingEvents, type FusableAppend } from '../src/event-store/postgres.fused-writes.js';
+import { anEvent } from './support/builders.js';
+
+const write = (name: string, accepts: FusedWrite['accepts']): FusedWrite => ({ name, accepts, sql: () => ({ ctes: 'x as (select 1)', check: '0' }), input: () => '[]' });
+const projection = (name: string, handles: string[], withAppend?: FusedWrite[]): Projection => ({ name, tables: [], handles, apply: async () => {}, withAppend });
+const append = (over: Partial<FusableAppend>): FusableAppend => ({ tenant: 't', streamId: 's-1', events: [anEvent('Made'), anEvent('Changed')], expected: 'no_stream', ...over });
+
+describe('fused writes: which appends the append statement writes for a projection', () => {
+  it('number the events from the revision the append expects, and give the last one the writer state', () => {
+    expect(pendingEvents(append({ expected: 'no_stream' }))!.map((e) => e.revision)).toEqual([0, 1]);
+    expect(pendingEvents(append({ expected: -1 }))!.map((e) => e.revision)).toEqual([0, 1]);
+    const at4 = pendingEvents(append({ expected: 4, stateAfter: { n: 2 } }))!;
+    expect(at4.map((e) => [e.revision, e.tenant, e.streamId, e.type, e.stateAfter])).toEqual([[5, 't', 's-1', 'Made', undefined], [6, 't', 's-1', 'Changed', { n: 2 }]]);
+    // Revisions unknown before the append: never fused.
+    expect(pendingEvents(append({ expected: 'any' }))).toBeNull();
+    expect(pendingEvents(append({ expected: 'stream_exists' }))).toBeNull();
+  });
+
+  it('take an append only when one write accepts all its events, its projection alone handles them, and it has no hook', () => {
+    const creates = write('creates', (e) => e.type === 'Made' && e.revision === 0);
+    const both = write('both', (e) => e.stateAfter !== undefined || e.type === 'Made');
+    const fused = fusedStatements([projection('mine', ['Made', 'Changed', 'Shared'], [creates, both]), projection('other', ['Shared'])]);
+    expect(fused.map((f) => f.write.name)).toEqual(['creates', 'both']);
+    expect(fused[0]!.text).toMatch(/^with req as \(/);
+    expect(fused[0]!.text).toContain('x as (select 1)');
+
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Made')] }))).toBe(0);
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Made'), anEvent('Changed')], stateAfter: {} }))).toBe(1);
+    // `both` refuses the last event without a state; `creates` refuses `Changed`.
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Made'), anEvent('Changed')] }))).toBe(-1);
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Made')], inTransaction: async () => {} }))).toBe(-1);
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Made')], expected: 'any' }))).toBe(-1);
+    // Another projection handles `Shared`: it must see the event in the transaction.
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Shared')], stateAfter: {} }))).toBe(-1);
+    expect(fusedWriteOf([], append({ events: [anEvent('Made')] }))).toBe(-1);
+  });
+});
