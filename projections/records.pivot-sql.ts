@@ -62,3 +62,12 @@ ures as (
    where not exists (select 1 from record_unique r where r.tenant = k.tenant and r.object_uuid = k.object_uuid and r.name = k.name and r.value = k.value and r.record_uuid = k.uuid)
   returning 1
 )`;
+
+/** Adds each row of `rows` (tenant, object_uuid) to its object's change count (migration 0008), as CTE `name`. */
+export const changeCountCte = (name: string, rows: string) => `
+${name} as (
+  insert into record_counts as c (tenant, object_uuid, shard, changes)
+  select tenant, object_uuid, pg_backend_pid() % 16, count(*) from ${rows} group by tenant, object_uuid
+  on conflict (tenant, object_uuid, shard) do update set changes = c.changes + excluded.changes
+  returning 1
+)`;

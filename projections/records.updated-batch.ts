@@ -3,7 +3,7 @@ import { indexDoc } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
 import { uniqueEntries } from './records.created-batch.js';
 import type { Sql } from './projection.js';
-import { pivotDeleteCtes, pivotRowsCtes, uniqueMoveCtes } from './records.pivot-sql.js';
+import { changeCountCte, pivotDeleteCtes, pivotRowsCtes, uniqueMoveCtes } from './records.pivot-sql.js';
 
 /** A record row as an update finds it (locked, its values before). */
 export interface LockedRow {
@@ -75,12 +75,7 @@ want as (
 ),
 ${pivotRowsCtes},
 ${uniqueMoveCtes('input')},
-cnt as (
-  insert into record_counts as c (tenant, object_uuid, shard, changes)
-  select tenant, object_uuid, pg_backend_pid() % 16, count(*) from input group by tenant, object_uuid
-  on conflict (tenant, object_uuid, shard) do update set changes = c.changes + excluded.changes
-  returning 1
-)
+${changeCountCte('cnt', 'input')}
 select x.i, jsonb_array_length(x.pivot) - coalesce(w.n, 0)::int as missing,
        (select count(*) from u)::int + (select count(*) from udt)::int + (select count(*) from udn)::int
        + (select count(*) from urel)::int + (select count(*) from ures)::int + (select count(*) from cnt)::int as other

@@ -3,7 +3,7 @@ import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/rec
 import type { RecordState } from '../aggregates/record/record.decider.js';
 import { uniqueEntries } from './records.created-batch.js';
 import type { FusedWrite, PendingEvent } from './projection.js';
-import { pivotDeleteCtes, pivotRowsCtes, uniqueMoveCtes } from './records.pivot-sql.js';
+import { changeCountCte, pivotDeleteCtes, pivotRowsCtes, uniqueMoveCtes } from './records.pivot-sql.js';
 
 type Updated = Extract<RecordEvent, { type: 'RecordUpdated' }>;
 
@@ -37,12 +37,7 @@ ${pivotDeleteCtes('uold')},
 want as (select w.tenant, w.object_uuid, w.rid, p.name, p.t, p.tf, p.n from urow w, jsonb_to_recordset(w.pivot) as p(name text, t text, tf text, n float8)),
 ${pivotRowsCtes},
 ${uniqueMoveCtes('urow')},
-ucnt as (
-  insert into record_counts as c (tenant, object_uuid, shard, changes)
-  select tenant, object_uuid, pg_backend_pid() % 16, count(*) from ur group by tenant, object_uuid
-  on conflict (tenant, object_uuid, shard) do update set changes = c.changes + excluded.changes
-  returning 1
-)`;
+${changeCountCte('ucnt', 'ur')}`;
   // A record appended but not updated on every row it has, or a row short of pivot rows: the
   // uuid read as an integer fails the statement.
   const check = `(select count(*) from uin x, lateral (select count(*) as n from ur where ur.tenant = x.tenant and ur.uuid = x.uuid) u
