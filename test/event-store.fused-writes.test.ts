@@ -5,6 +5,7 @@ import { anEvent } from './support/builders.js';
 
 const write = (name: string, accepts: FusedWrite['accepts']): FusedWrite => ({ name, accepts, sql: () => ({ ctes: 'x as (select 1)', check: '0' }), input: () => '[]' });
 const projection = (name: string, handles: string[], withAppend?: FusedWrite[]): Projection => ({ name, tables: [], handles, apply: async () => {}, withAppend });
+const which = (fused: Parameters<typeof fusedWriteOf>[0], a: FusableAppend) => fusedWriteOf(fused, a)?.index ?? -1;
 const append = (over: Partial<FusableAppend>): FusableAppend => ({ tenant: 't', streamId: 's-1', events: [anEvent('Made'), anEvent('Changed')], expected: 'no_stream', ...over });
 
 describe('fused writes: which appends the append statement writes for a projection', () => {
@@ -26,14 +27,16 @@ describe('fused writes: which appends the append statement writes for a projecti
     expect(fused[0]!.text).toMatch(/^with req as \(/);
     expect(fused[0]!.text).toContain('x as (select 1)');
 
-    expect(fusedWriteOf(fused, append({ events: [anEvent('Made')] }))).toBe(0);
-    expect(fusedWriteOf(fused, append({ events: [anEvent('Made'), anEvent('Changed')], stateAfter: {} }))).toBe(1);
+    expect(which(fused, append({ events: [anEvent('Made')] }))).toBe(0);
+    expect(which(fused, append({ events: [anEvent('Made'), anEvent('Changed')], stateAfter: {} }))).toBe(1);
+    // The write gets the events it judged, numbered and with the state.
+    expect(fusedWriteOf(fused, append({ events: [anEvent('Made'), anEvent('Changed')], expected: 2, stateAfter: { s: 1 } }))!.events.map((e) => [e.revision, e.stateAfter])).toEqual([[3, undefined], [4, { s: 1 }]]);
     // `both` refuses the last event without a state; `creates` refuses `Changed`.
-    expect(fusedWriteOf(fused, append({ events: [anEvent('Made'), anEvent('Changed')] }))).toBe(-1);
-    expect(fusedWriteOf(fused, append({ events: [anEvent('Made')], inTransaction: async () => {} }))).toBe(-1);
-    expect(fusedWriteOf(fused, append({ events: [anEvent('Made')], expected: 'any' }))).toBe(-1);
+    expect(which(fused, append({ events: [anEvent('Made'), anEvent('Changed')] }))).toBe(-1);
+    expect(which(fused, append({ events: [anEvent('Made')], inTransaction: async () => {} }))).toBe(-1);
+    expect(which(fused, append({ events: [anEvent('Made')], expected: 'any' }))).toBe(-1);
     // Another projection handles `Shared`: it must see the event in the transaction.
-    expect(fusedWriteOf(fused, append({ events: [anEvent('Shared')], stateAfter: {} }))).toBe(-1);
-    expect(fusedWriteOf([], append({ events: [anEvent('Made')] }))).toBe(-1);
+    expect(which(fused, append({ events: [anEvent('Shared')], stateAfter: {} }))).toBe(-1);
+    expect(which([], append({ events: [anEvent('Made')] }))).toBe(-1);
   });
 });

@@ -44,9 +44,14 @@ export function pendingEvents(p: FusableAppend): PendingEvent[] | null {
   return p.events.map((e, i) => ({ ...e, tenant: p.tenant, streamId: p.streamId, revision: first + i, ...(i === last ? { stateAfter: p.stateAfter } : {}) }));
 }
 
-/** Which of `fused` takes the whole append (-1: none, it commits the usual way). An append with a hook never is. */
-export function fusedWriteOf(fused: readonly FusedStatement[], p: FusableAppend): number {
-  if (fused.length === 0 || p.inTransaction) return -1;
+/**
+ * Which of `fused` takes the whole append, with its events as that write sees them (null: none,
+ * it commits the usual way). An append with a hook never is taken.
+ */
+export function fusedWriteOf(fused: readonly FusedStatement[], p: FusableAppend): { index: number; events: PendingEvent[] } | null {
+  if (fused.length === 0 || p.inTransaction) return null;
   const events = pendingEvents(p);
-  return events ? fused.findIndex((f) => events.every((e) => f.owns(e.type) && f.write.accepts(e))) : -1;
+  if (!events) return null;
+  const index = fused.findIndex((f) => events.every((e) => f.owns(e.type) && f.write.accepts(e)));
+  return index < 0 ? null : { index, events };
 }

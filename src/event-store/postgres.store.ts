@@ -1,14 +1,14 @@
 import { Subject } from 'rxjs';
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import { DomainError } from '../../aggregates/kernel/errors.js';
-import type { Projection } from '../../projections/projection.js';
+import type { PendingEvent, Projection } from '../../projections/projection.js';
 import type { Db, Sql } from '../db/db.js';
 import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { applyProjections } from '../projections/apply.js';
 import { appendStatement } from './postgres.append.js';
 import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
-import { fusedStatements, fusedWriteOf, pendingEvents, type FusedStatement } from './postgres.fused-writes.js';
+import { fusedStatements, fusedWriteOf, type FusedStatement } from './postgres.fused-writes.js';
 import { batchQueue } from '../db/batch-queue.js';
 
 const CHANNEL = 'platform_events';
@@ -216,10 +216,10 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
    * own, instead of a transaction of four round trips. A statement PostgreSQL refused wrote
    * nothing: the group then commits the usual way (which gives each its own error).
    */
-  async function flushFused(fuser: FusedStatement, group: PendingAppend[]) {
+  async function flushFused(fuser: FusedStatement, group: PendingAppend[], events: PendingEvent[]) {
     let rows: AppendedRow[];
     try {
-      const input = fuser.write.input(group.flatMap((p) => pendingEvents(p)!));
+      const input = fuser.write.input(events);
       const [row] = await db.query<{ appended: AppendedRow[] }>(fuser.text, [requestsOf(group), input], fuser.write.name);
       rows = row!.appended;
     } catch (err) {
@@ -233,12 +233,23 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
 
   /** A group commit: the appends a fused write takes by it (a statement per write), the others in one transaction. */
   async function flush(group: PendingAppend[]) {
-    const parts = new Map<number, PendingAppend[]>();
+    const rest: PendingAppend[] = [];
+    const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
     for (const p of group) {
-      const k = fusedWriteOf(fusers, p);
-      parts.set(k, [...(parts.get(k) ?? []), p]);
+      const taken = fusedWriteOf(fusers, p);
+      if (!taken) {
+        rest.push(p);
+        continue;
+      }
+      const part = parts.get(taken.index) ?? { appends: [], events: [] };
+      parts.set(taken.index, part);
+      part.appends.push(p);
+      part.events.push(...taken.events);
     }
-    await Promise.all([...parts].map(([k, part]) => (k < 0 ? flushInTransaction(part) : flushFused(fusers[k]!, part))));
+    await Promise.all([
+      ...(rest.length > 0 ? [flushInTransaction(rest)] : []),
+      ...[...parts].map(([k, part]) => flushFused(fusers[k]!, part.appends, part.events)),
+    ]);
   }
 
   /**
