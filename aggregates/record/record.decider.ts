@@ -54,7 +54,7 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
       case 'CreateRecord': {
         if (state.exists) {
           throw new DomainError('CONFLICT', `record ${command.uuid} already exists`, [
-            { message: `A record with uuid ${command.uuid} exists`, type: 'GENERAL', correctionSuggestion: 'Leave uuid out to get a new one, or update the record with PUT' },
+            { message: `A record with uuid ${command.uuid} exists`, type: 'GENERAL', correctionSuggestion: 'Leave uuid out to get a new one, or change the record with PUT' },
           ]);
         }
         const { values } = checkValues(command.properties, command.definitions, { creating: true, ignoreErrors: command.ignoreErrors });

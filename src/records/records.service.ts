@@ -4,7 +4,7 @@ import type { PropertyDefinition } from '../../aggregates/property/property.sche
 import { recordDecider, type RecordCommand, type RecordState } from '../../aggregates/record/record.decider.js';
 import { recordStream } from '../../aggregates/record/record.events.js';
 import { getRecord, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
-import { handleCommand, metadataFor, type CommandContext } from '../commands/command-handler.js';
+import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { objectByName, recordObjects } from './object-cache.js';
@@ -131,24 +131,24 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
       const objects = [object, ...extended];
       const uuid = (body.uuid ?? randomUUID()).toLowerCase();
       const definitions = definitionsOf(objects);
-      const events = recordDecider.decide(
-        {
-          type: 'CreateRecord', uuid, objectUuid: object.objectUuid, objectName: object.name, properties: body.properties,
-          extends: extended.map((o) => o.objectUuid), definitions, ignoreErrors: opts.ignoreErrors ?? false,
-        },
-        recordDecider.initialState(),
-      );
-      const properties = (events[0]!.data as { properties: Record<string, unknown> }).properties;
+      const command: RecordCommand = {
+        type: 'CreateRecord', uuid, objectUuid: object.objectUuid, objectName: object.name, properties: body.properties,
+        extends: extended.map((o) => o.objectUuid), definitions, ignoreErrors: opts.ignoreErrors ?? false,
+      };
       try {
-        // A new stream: no read first; an existing uuid fails the append's `no_stream` check.
-        const result = await store.append(ctx.tenant, recordStream(uuid), events.map((e) => ({ ...e, metadata: metadataFor(ctx, e.version) })), { expectedRevision: 'no_stream' });
-        return { uuid, revision: result.nextRevision, changed: true, properties, objects, definitions, createdAt: ctx.now };
+        const done = await handleCommand({
+          store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx,
+          // A new stream: no read first, so the append's `no_stream` check is the test. When it
+          // fails, the retry reads the record, and the decider says it exists.
+          snapshot: async (attempt) => {
+            if (attempt === 0) return { state: recordDecider.initialState(), revision: -1 };
+            const row = await getRecord(db, ctx.tenant, uuid);
+            return row ? { state: recordStateOf(uuid, row), revision: Number(row.revision) } : null;
+          },
+        });
+        const properties = (done.events[0]!.data as { properties: Record<string, unknown> }).properties;
+        return { uuid, revision: done.revision, changed: true, properties, objects, definitions, createdAt: ctx.now };
       } catch (err) {
-        if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION') {
-          throw new DomainError('CONFLICT', `record ${uuid} already exists`, [
-            { message: `A record with uuid ${uuid} exists`, type: 'GENERAL', correctionSuggestion: 'Leave uuid out to get a new one, or change the record with PUT' },
-          ]);
-        }
         if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, body.properties, objects);
         throw err;
       }
