@@ -17,12 +17,13 @@ export interface AppendResult {
 
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
-  /** Extra work in the append's transaction (Postgres adapter only), after the inline projections. */
+  /** Extra work in the append's transaction (Postgres adapter only, docs/adr/0004), after the inline projections. */
   inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
   /**
    * The writer's state of the stream after these events (its decider's). A projection that writes
    * with the append statement (`Projection.withAppend`, Postgres adapter only) may take its input
-   * from it instead of reading its rows; nothing else reads it.
+   * from it instead of reading its rows; nothing else reads it. A hint: ignoring it changes no row
+   * (docs/adr/0004, test/records/record-write-paths.law.test.ts).
    */
   stateAfter?: unknown;
 }

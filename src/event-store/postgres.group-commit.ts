@@ -1,0 +1,204 @@
+import type { StoredEvent } from '../../aggregates/kernel/events.js';
+import type { PendingEvent, Projection } from '../../projections/projection.js';
+import { batchQueue } from '../db/batch-queue.js';
+import type { Db, Sql } from '../db/db.js';
+import { isSqlState } from '../db/sql-state.js';
+import { applyProjections } from '../projections/apply.js';
+import type { AppendOptions, ExpectedRevision, NewEvent } from './port.js';
+import { appendStatement } from './postgres.append.js';
+import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
+import { fusedStatements, fusedWriteOf, type FusedStatement } from './postgres.fused-writes.js';
+import { storedEvent, wrongRevision, type EventPlace } from './postgres.rows.js';
+
+/** An append waiting for its commit. */
+export interface PendingAppend {
+  tenant: string;
+  streamId: string;
+  events: NewEvent[];
+  payload: string;
+  expected: ExpectedRevision;
+  inTransaction?: AppendOptions['inTransaction'];
+  stateAfter?: unknown;
+  resolve(events: StoredEvent[]): void;
+  reject(err: unknown): void;
+}
+
+export interface GroupCommitOptions {
+  db: Db;
+  /** Projections run inline, in the append's transaction. */
+  projections: readonly Projection[];
+  /** Appends committing at once. */
+  maxConcurrentCommits: number;
+  /** Appends one commit takes at most. */
+  maxGroup: number;
+  /** Called after each commit that appended something. */
+  committed(): void;
+}
+
+const requestsOf = (group: readonly PendingAppend[]) =>
+  appendManyParam(group.map((p) => ({ tenant: p.tenant, streamId: p.streamId, payload: p.payload, expected: p.expected })));
+
+/**
+ * The group-commit engine of the Postgres store (docs/architecture.md, write path steps 6 and 7):
+ * appends wait in a batch queue, and each flush commits a group of them as one statement (fused
+ * with a projection's writes where one takes them) or one transaction, falling back to one append
+ * at a time when the group fails, so each caller gets only its own error.
+ */
+export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, committed }: GroupCommitOptions) {
+  const handled = new Set(projections.flatMap((p) => p.handles));
+
+  async function appendIn(sql: Sql, p: PendingAppend): Promise<StoredEvent[]> {
+    const st = appendStatement(p.expected);
+    const params = st.expected === null ? [p.tenant, p.streamId, p.payload] : [p.tenant, p.streamId, p.payload, st.expected];
+    const rows = await sql.query<{ revision: number; position: number; tx_id: string }>(st.text, params, st.name);
+    if (rows.length === 0) {
+      const [current] = await sql.query<{ revision: number }>('select revision from streams where tenant = $1 and stream_id = $2', [p.tenant, p.streamId]);
+      throw wrongRevision(p.streamId, p.expected, current?.revision ?? -1);
+    }
+    return rows.map((row, i) => storedEvent(p.events[i]!, { ...row, tenant: p.tenant, stream_id: p.streamId }));
+  }
+
+  const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.events.some((e) => handled.has(e.type));
+
+  /** One append on its own: one statement, or one transaction with its projections and hook. */
+  async function appendAlone(p: PendingAppend) {
+    try {
+      const stored = needsTx(p)
+        ? await db.transaction(async (tx) => {
+            const out = await appendIn(tx, p);
+            await applyProjections(projections, out, tx);
+            if (p.inTransaction) await p.inTransaction(tx, out);
+            return out;
+          })
+        : await appendIn(db, p);
+      committed();
+      p.resolve(stored);
+    } catch (err) {
+      p.reject(err);
+    }
+  }
+
+  /** The appends of distinct streams in one statement; null for an append whose revision check failed. */
+  async function appendGroup(sql: Sql, group: readonly PendingAppend[]): Promise<(StoredEvent[] | null)[]> {
+    const rows = await sql.query<EventPlace>(appendManySql, [requestsOf(group)], 'append_many');
+    return storedOf(group, rows);
+  }
+
+  /** Each append's stored events from the statement's rows (in position order); null where none were appended. */
+  function storedOf(group: readonly PendingAppend[], rows: readonly EventPlace[]): (StoredEvent[] | null)[] {
+    const byStream = new Map<string, EventPlace[]>();
+    for (const row of rows) {
+      const key = streamKey(row.tenant, row.stream_id);
+      byStream.set(key, [...(byStream.get(key) ?? []), row]);
+    }
+    return group.map((p) => byStream.get(streamKey(p.tenant, p.streamId))?.map((row, i) => storedEvent(p.events[i]!, row)) ?? null);
+  }
+
+  // Writes that projections make in the append statement (postgres.fused-writes.ts).
+  const fusers = db.kind === 'postgres' ? fusedStatements(projections) : [];
+
+  /**
+   * Appends whose events one projection writes with the append: one statement, committed on its
+   * own, instead of a transaction of four round trips. A statement PostgreSQL refused wrote
+   * nothing: the group then commits the usual way (which gives each its own error).
+   */
+  async function flushFused(fuser: FusedStatement, group: PendingAppend[], events: PendingEvent[]) {
+    let rows: EventPlace[];
+    try {
+      const input = fuser.write.input(events);
+      const [row] = await db.query<{ appended: EventPlace[] }>(fuser.text, [requestsOf(group), input], fuser.write.name);
+      rows = row!.appended;
+    } catch (err) {
+      if (isSqlState(err)) return flushInTransaction(group);
+      for (const p of group) p.reject(err);
+      return;
+    }
+    committed();
+    await settle(group, storedOf(group, rows));
+  }
+
+  /** A group commit: the appends a fused write takes by it (a statement per write), the others in one transaction. */
+  async function flush(group: PendingAppend[]) {
+    const rest: PendingAppend[] = [];
+    const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
+    for (const p of group) {
+      const taken = fusedWriteOf(fusers, p);
+      if (!taken) {
+        rest.push(p);
+        continue;
+      }
+      const part = parts.get(taken.index) ?? { appends: [], events: [] };
+      parts.set(taken.index, part);
+      part.appends.push(p);
+      part.events.push(...taken.events);
+    }
+    await Promise.all([
+      ...(rest.length > 0 ? [flushInTransaction(rest)] : []),
+      ...[...parts].map(([k, part]) => flushFused(fusers[k]!, part.appends, part.events)),
+    ]);
+  }
+
+  /**
+   * A group commit: every append of the group in one statement and one transaction (with the
+   * projections and hooks of each). If anything in it fails (a projection's constraint, a hook,
+   * a deadlock), nothing of it is kept and each append runs alone, so that only its own error
+   * reaches its caller.
+   */
+  async function flushInTransaction(group: PendingAppend[]) {
+    if (group.length === 1) return appendAlone(group[0]!);
+    let outcome: (StoredEvent[] | null)[];
+    // Past this point only COMMIT can fail, and then nobody knows whether the group committed:
+    // its appends are not run again (an `any` append would be written twice), they get the error.
+    let committing = false;
+    const inTx = group.some(needsTx);
+    try {
+      outcome = inTx
+        ? await db.transaction(async (tx) => {
+            const stored = await appendGroup(tx, group);
+            // The group's events in order (a run of creates is one statement), then each hook.
+            await applyProjections(projections, stored.flatMap((out) => out ?? []), tx);
+            for (const [i, p] of group.entries()) {
+              const out = stored[i];
+              if (out && p.inTransaction) await p.inTransaction(tx, out);
+            }
+            committing = true;
+            return stored;
+          })
+        : await appendGroup(db, group);
+    } catch (err) {
+      // A statement outside a transaction that PostgreSQL refused (an SQLSTATE) wrote nothing;
+      // any other failure of it (a lost connection) may have come after its commit.
+      if (committing || (!inTx && !isSqlState(err))) {
+        for (const p of group) p.reject(err);
+        return;
+      }
+      // In submission order: of two appends claiming one unique value, the first still wins.
+      for (const p of group) await appendAlone(p);
+      return;
+    }
+    committed();
+    await settle(group, outcome);
+  }
+
+  /** Resolves each append with its events, or rejects it with the revision its stream is at. */
+  async function settle(group: readonly PendingAppend[], outcome: (StoredEvent[] | null)[]) {
+    const failed = group.filter((_, i) => outcome[i] === null);
+    const actual = new Map<string, number>();
+    if (failed.length > 0) {
+      const rows = await db
+        .query<{ tenant: string; stream_id: string; revision: number }>(
+          'select tenant, stream_id, revision from streams where (tenant, stream_id) in (select * from unnest($1::text[], $2::text[]))',
+          [failed.map((p) => p.tenant), failed.map((p) => p.streamId)],
+        )
+        .catch(() => []);
+      for (const r of rows) actual.set(streamKey(r.tenant, r.stream_id), r.revision);
+    }
+    for (const [i, p] of group.entries()) {
+      const out = outcome[i];
+      if (out) p.resolve(out);
+      else p.reject(wrongRevision(p.streamId, p.expected, actual.get(streamKey(p.tenant, p.streamId)) ?? -1));
+    }
+  }
+
+  return batchQueue<PendingAppend>({ maxInFlight: maxConcurrentCommits, maxBatch: maxGroup, key: (p) => streamKey(p.tenant, p.streamId), flush });
+}
