@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fold, type Decider } from '../../aggregates/kernel/decider.js';
-import type { DomainEvent } from '../../aggregates/kernel/events.js';
-import { DomainError } from '../../aggregates/kernel/errors.js';
+import { given } from '../support/decider-spec.js';
 import { objectDecider } from '../../aggregates/object/object.decider.js';
 import type { ObjectEvent } from '../../aggregates/object/object.events.js';
 import { propertyDecider } from '../../aggregates/property/property.decider.js';
@@ -20,31 +18,6 @@ const P = '00000000-0000-4000-8000-00000000000c';
 const R = '00000000-0000-4000-8000-00000000000d';
 const R1 = '00000000-0000-4000-8000-000000000001';
 const R2 = '00000000-0000-4000-8000-000000000002';
-
-/** given(events).when(command) -> then(events) | thenFails(code, fragment) */
-function given<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, history: E[] = []) {
-  return {
-    when(command: C) {
-      const run = () => decider.decide(command, fold(decider, history));
-      return {
-        then: (expected: E[]) => expect(run()).toEqual(expected),
-        thenFails(code: string, fragment?: string) {
-          try {
-            run();
-          } catch (err) {
-            expect(err).toBeInstanceOf(DomainError);
-            const e = err as DomainError;
-            expect(e.code).toBe(code);
-            for (const d of e.details) expect(d.correctionSuggestion.length).toBeGreaterThan(0);
-            if (fragment) expect(JSON.stringify([e.message, e.details])).toContain(fragment);
-            return e;
-          }
-          throw new Error('expected the command to fail');
-        },
-      };
-    },
-  };
-}
 
 const objectCreated: ObjectEvent = { type: 'ObjectCreated', version: 1, data: { objectUuid: O, name: 'deal', label: 'Deal', plural: 'Deals', description: '', icon: '', group: null } };
 

@@ -1,21 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../aggregates/kernel/errors.js';
-import { syncDecider, type SyncSchemaFacts } from '../../aggregates/sync/sync.decider.js';
-import { webhookDecider, type WebhookCommand, type WebhookState } from '../../aggregates/webhook/webhook.decider.js';
-import type { WebhookEvent } from '../../aggregates/webhook/webhook.events.js';
+import { webhookDecider } from '../../aggregates/webhook/webhook.decider.js';
+import { webhookEventSchema, type WebhookEvent } from '../../aggregates/webhook/webhook.events.js';
 import { parseTopic, topicMatches, type Occurrence } from '../../aggregates/webhook/webhook.topics.js';
 import { backoffMs } from '../../src/webhooks/dispatcher.js';
 import { foldRecord } from '../../src/webhooks/occurrences.js';
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
+import { given } from '../support/decider-spec.js';
 
 const W = '00000000-0000-4000-8000-000000000001';
 
-function given(events: WebhookEvent[]): WebhookState {
-  return events.reduce(webhookDecider.evolve, webhookDecider.initialState());
-}
-const when = (state: WebhookState, command: WebhookCommand) => webhookDecider.decide(command, state);
-const created = (): WebhookEvent => when(given([]), { type: 'CreateWebhook', webhookUuid: W, appUuid: null, input: { url: 'https://x.test/in', secret: 'whsec_c2VjcmV0', topic: 'record.deal.created' } })[0]!;
+const created = (): WebhookEvent =>
+  given(webhookDecider, [], { schema: webhookEventSchema }).when({ type: 'CreateWebhook', webhookUuid: W, appUuid: null, input: { url: 'https://x.test/in', secret: 'whsec_c2VjcmV0', topic: 'record.deal.created' } }).events()[0]!;
+const deleted: WebhookEvent = { type: 'WebhookDeleted', version: 1, data: { webhookUuid: W } };
 
 describe('topic grammar', () => {
   it('parses the three forms and nothing else', () => {
@@ -54,50 +51,21 @@ describe('webhook decider', () => {
   });
 
   it('names every missing required field in one error', () => {
-    try {
-      when(given([]), { type: 'CreateWebhook', webhookUuid: W, appUuid: null, input: {} });
-      expect.unreachable();
-    } catch (err) {
-      expect(err).toBeInstanceOf(DomainError);
-      expect((err as DomainError).details.map((d) => d.field)).toEqual(['body.url', 'body.secret', 'body.topic']);
-    }
+    const e = given(webhookDecider).when({ type: 'CreateWebhook', webhookUuid: W, appUuid: null, input: {} }).thenFails('VALIDATION_FAILED');
+    expect(e.details.map((d) => d.field)).toEqual(['body.url', 'body.secret', 'body.topic']);
   });
 
   it('an update emits only what changed; the same values emit nothing; a new secret is told', () => {
-    const state = given([created()]);
-    expect(when(state, { type: 'UpdateWebhook', input: { topic: 'record.deal.created', maxRetries: 5 } })).toEqual([]);
-    expect(when(state, { type: 'UpdateWebhook', input: { maxRetries: 2, url: 'https://x.test/in' } })).toEqual([{ type: 'WebhookUpdated', version: 1, data: { changes: { maxRetries: 2 }, secretRotated: false } }]);
-    expect(when(state, { type: 'UpdateWebhook', input: { secret: 'another-secret' } })).toEqual([{ type: 'WebhookUpdated', version: 1, data: { changes: {}, secretRotated: true } }]);
+    const spec = given(webhookDecider, [created()], { schema: webhookEventSchema });
+    spec.when({ type: 'UpdateWebhook', input: { topic: 'record.deal.created', maxRetries: 5 } }).then([]);
+    spec.when({ type: 'UpdateWebhook', input: { maxRetries: 2, url: 'https://x.test/in' } }).then([{ type: 'WebhookUpdated', version: 1, data: { changes: { maxRetries: 2 }, secretRotated: false } }]);
+    spec.when({ type: 'UpdateWebhook', input: { secret: 'another-secret' } }).then([{ type: 'WebhookUpdated', version: 1, data: { changes: {}, secretRotated: true } }]);
   });
 
   it('relationFilters must name included relations; a deleted webhook is not found', () => {
-    const state = given([created()]);
-    expect(() => when(state, { type: 'UpdateWebhook', input: { relationFilters: { contacts: { groups: [] } } } })).toThrow(/includeRelations does not list/);
-    const deleted = given([created(), { type: 'WebhookDeleted', version: 1, data: { webhookUuid: W } }]);
-    expect(() => when(deleted, { type: 'UpdateWebhook', input: { maxRetries: 1 } })).toThrow(DomainError);
-    expect(() => when(deleted, { type: 'DeleteWebhook' })).toThrow(/not found/);
-  });
-});
-
-describe('sync decider', () => {
-  const facts: SyncSchemaFacts = {
-    source: { uuid: '00000000-0000-4000-8000-00000000000a', name: 'account', properties: { email: 'string', n: 'number' } },
-    target: { uuid: '00000000-0000-4000-8000-00000000000b', name: 'contact', properties: { accountEmail: 'string' } },
-    relation: { uuid: '00000000-0000-4000-8000-00000000000c', fromObjectUuid: '00000000-0000-4000-8000-00000000000b', toObjectUuid: '00000000-0000-4000-8000-00000000000a' },
-  };
-  const input = { sourceObjectUuid: facts.source!.uuid, targetObjectUuid: facts.target!.uuid, relationUuid: facts.relation!.uuid, mappings: [{ source: 'email', target: 'accountEmail' }] };
-
-  it('accepts a relation in either direction; deleted syncs restore once', () => {
-    const [e] = syncDecider.decide({ type: 'CreateSync', syncUuid: W, input, facts }, syncDecider.initialState());
-    expect(e).toMatchObject({ type: 'SyncCreated', data: { sourceObjectName: 'account', targetObjectName: 'contact', enabled: true, name: 'account_to_contact' } });
-    const deleted = [e!, { type: 'SyncDeleted' as const, version: 1 as const, data: { syncUuid: W } }].reduce(syncDecider.evolve, syncDecider.initialState());
-    expect(syncDecider.decide({ type: 'RestoreSync' }, deleted)).toEqual([{ type: 'SyncRestored', version: 1, data: { syncUuid: W } }]);
-    const restored = syncDecider.evolve(deleted, { type: 'SyncRestored', version: 1, data: { syncUuid: W } });
-    expect(syncDecider.decide({ type: 'RestoreSync' }, restored)).toEqual([]);
-  });
-
-  it('refuses a type mismatch', () => {
-    expect(() => syncDecider.decide({ type: 'CreateSync', syncUuid: W, input: { ...input, mappings: [{ source: 'n', target: 'accountEmail' }] }, facts }, syncDecider.initialState())).toThrow(/cannot be copied/);
+    given(webhookDecider, [created()]).when({ type: 'UpdateWebhook', input: { relationFilters: { contacts: { groups: [] } } } }).thenFails('VALIDATION_FAILED', 'includeRelations does not list');
+    given(webhookDecider, [created(), deleted]).when({ type: 'UpdateWebhook', input: { maxRetries: 1 } }).thenFails('NOT_FOUND');
+    given(webhookDecider, [created(), deleted]).when({ type: 'DeleteWebhook' }).thenFails('NOT_FOUND', 'not found');
   });
 });
 
