@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { objectEventTypes, type ObjectEvent } from '../aggregates/object/object.events.js';
+import { objectEventTypes, objectUuidOfStream, type ObjectEvent } from '../aggregates/object/object.events.js';
 import type { Projection } from './projection.js';
-import { advance, uuidOf } from './schema-rows.js';
+import { advance } from './schema-rows.js';
 
 /** `rm_objects`: one row per object stream, guarded by the stream revision. */
 export const objectsProjection: Projection = {
@@ -13,7 +13,7 @@ export const objectsProjection: Projection = {
     const { tenant } = stored;
     const at = stored.metadata.occurredAt;
     const by = stored.metadata.userUuid;
-    const key = { tenant, object_uuid: uuidOf(stored, 'object-') };
+    const key = { tenant, object_uuid: objectUuidOfStream(stored.streamId) };
     switch (event.type) {
       case 'ObjectCreated': {
         const d = event.data;

@@ -1,10 +1,8 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
+import type { Sql } from '../ports/sql.js';
 
-/** The part of a database connection a projection may use: one parameterised statement at a time. */
-export interface Sql {
-  /** `name` makes it a prepared statement on PostgreSQL: for hot statements of fixed text. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
-}
+// The statement port has its own home (ports/sql.ts); named here too, as the type of `apply`'s `tx`.
+export type { Sql };
 
 /**
  * A read model fed by events. `apply` must be idempotent (guard on stream revision or position)

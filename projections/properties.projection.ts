@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { propertyEventTypes, type PropertyEvent } from '../aggregates/property/property.events.js';
+import { propertyEventTypes, propertyUuidOfStream, type PropertyEvent } from '../aggregates/property/property.events.js';
 import type { Projection } from './projection.js';
-import { advance, uuidOf } from './schema-rows.js';
+import { advance } from './schema-rows.js';
 
 /** `rm_properties`: one row per property stream; a deleted property keeps its row with deleted_at set. */
 export const propertiesProjection: Projection = {
@@ -12,7 +12,7 @@ export const propertiesProjection: Projection = {
     const event = stored as StoredEvent<PropertyEvent> & PropertyEvent;
     const { tenant } = stored;
     const at = stored.metadata.occurredAt;
-    const key = { tenant, property_uuid: uuidOf(stored, 'property-') };
+    const key = { tenant, property_uuid: propertyUuidOfStream(stored.streamId) };
     switch (event.type) {
       case 'PropertyCreated': {
         const { propertyUuid, objectUuid, definition: d } = event.data;

@@ -1,14 +1,11 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { recordLinkEventTypes, type RecordLinkEvent } from '../aggregates/relation/record-link.events.js';
+import { recordLinkEventTypes, recordLinkOfStream, type RecordLinkEvent } from '../aggregates/relation/record-link.events.js';
 import type { Projection } from './projection.js';
 import { advance } from './schema-rows.js';
 
-const UUID = 36;
-
-/** `link-<relation>-<from>-<to>` -> its three uuids. */
 function keyOf(stored: StoredEvent) {
-  const rest = stored.streamId.slice('link-'.length);
-  return { tenant: stored.tenant, relation_uuid: rest.slice(0, UUID), from_record: rest.slice(UUID + 1, 2 * UUID + 1), to_record: rest.slice(2 * UUID + 2) };
+  const link = recordLinkOfStream(stored.streamId);
+  return { tenant: stored.tenant, relation_uuid: link.relationUuid, from_record: link.fromRecordUuid, to_record: link.toRecordUuid };
 }
 
 /**

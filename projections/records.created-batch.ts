@@ -1,7 +1,8 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
-import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
-import type { FusedWrite, PendingEvent, Sql } from './projection.js';
+import { RECORD_STREAM_PREFIX, type RecordEvent, recordUuidOfStream } from '../aggregates/record/record.events.js';
+import type { FusedWrite, PendingEvent } from './projection.js';
+import type { Sql } from '../ports/sql.js';
 import { pivotRowsCtes } from './records.pivot-sql.js';
 
 /** A record row to insert: one per object context of a record. */
@@ -27,7 +28,7 @@ export function createdRows(stored: PendingEvent): NewRecordRow[] {
     tenant: stored.tenant,
     revision: stored.revision,
     objectUuid,
-    uuid: stored.streamId.slice(RECORD_STREAM_PREFIX.length),
+    uuid: recordUuidOfStream(stored.streamId),
     primary: objectUuid === d.objectUuid,
     primaryObjectUuid: d.objectUuid,
     objectName: d.objectName,

@@ -1,7 +1,8 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
-import { recordEventTypes, RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
-import type { Projection, Sql } from './projection.js';
+import { recordEventTypes, type RecordEvent, recordUuidOfStream } from '../aggregates/record/record.events.js';
+import type { Projection } from './projection.js';
+import type { Sql } from '../ports/sql.js';
 import { createdRows, createdWithAppend, insertRecordRows, type NewRecordRow } from './records.created-batch.js';
 import { changeRecordRows, updatedRows, type LockedRow, type RowChange } from './records.updated-batch.js';
 import { updatedWithAppend } from './records.updated-with-append.js';
@@ -112,7 +113,7 @@ const changeRows = (tx: Sql, changes: readonly RowChange[]) =>
  */
 async function applyUpdates(tx: Sql, run: readonly StoredEvent[]) {
   const key = (tenant: string, uuid: string) => `${tenant}\u0000${uuid}`;
-  const keys = run.map((e) => key(e.tenant, e.streamId.slice(RECORD_STREAM_PREFIX.length)));
+  const keys = run.map((e) => key(e.tenant, recordUuidOfStream(e.streamId)));
   if (run.length === 1 || new Set(keys).size < keys.length) {
     for (const e of run) await recordsProjection.apply(e, tx);
     return;
@@ -121,7 +122,7 @@ async function applyUpdates(tx: Sql, run: readonly StoredEvent[]) {
     `select r.tenant, r.uuid, r.rid, r.object_uuid, r.is_primary, r.vals, r.revision
        from unnest($1::text[], $2::uuid[]) as q(tenant, uuid) join records r on r.tenant = q.tenant and r.uuid = q.uuid
       order by r.rid for update of r`,
-    [run.map((e) => e.tenant), run.map((e) => e.streamId.slice(RECORD_STREAM_PREFIX.length))],
+    [run.map((e) => e.tenant), run.map((e) => recordUuidOfStream(e.streamId))],
     'records_lock_many',
   );
   const rowsOf = new Map<string, (Row & { tenant: string; uuid: string })[]>();
@@ -170,7 +171,7 @@ export const recordsProjection: Projection = {
     const { tenant } = stored;
     const at = stored.metadata.occurredAt;
     const by = stored.metadata.userUuid;
-    const uuid = stored.streamId.slice(RECORD_STREAM_PREFIX.length);
+    const uuid = recordUuidOfStream(stored.streamId);
     switch (event.type) {
       case 'RecordCreated': {
         await insertRows(tx, createdRows(stored));

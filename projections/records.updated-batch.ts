@@ -1,8 +1,8 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
-import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
+import { type RecordEvent, recordUuidOfStream } from '../aggregates/record/record.events.js';
 import { uniqueEntries } from './records.created-batch.js';
-import type { Sql } from './projection.js';
+import type { Sql } from '../ports/sql.js';
 import { changeCountCte, pivotDeleteCtes, pivotRowsCtes, uniqueMoveCtes } from './records.pivot-sql.js';
 
 /** A record row as an update finds it (locked, its values before). */
@@ -41,7 +41,7 @@ export function updatedRows(stored: StoredEvent, rows: readonly LockedRow[]): Ro
   }
   const changed = new Set(Object.keys(d.changes));
   return rows.map((row, i) => ({
-    tenant: stored.tenant, objectUuid: row.object_uuid, rid: row.rid, uuid: stored.streamId.slice(RECORD_STREAM_PREFIX.length), first: i === 0,
+    tenant: stored.tenant, objectUuid: row.object_uuid, rid: row.rid, uuid: recordUuidOfStream(stored.streamId), first: i === 0,
     after, changed, before, at: stored.metadata.occurredAt, by: stored.metadata.userUuid, revision: stored.revision,
   }));
 }

@@ -1,5 +1,5 @@
 import { indexDoc } from '../aggregates/record/record.index-doc.js';
-import { RECORD_STREAM_PREFIX, type RecordEvent } from '../aggregates/record/record.events.js';
+import { RECORD_STREAM_PREFIX, type RecordEvent, recordUuidOfStream } from '../aggregates/record/record.events.js';
 import type { RecordState } from '../aggregates/record/record.decider.js';
 import { uniqueEntries } from './records.created-batch.js';
 import type { FusedWrite, PendingEvent } from './projection.js';
@@ -66,7 +66,7 @@ function updatedRowsInput(events: readonly PendingEvent[]): string {
         if (change.before !== null && change.before !== undefined) before[name] = change.before;
       }
       return {
-        i, tenant: e.tenant, uuid: e.streamId.slice(RECORD_STREAM_PREFIX.length), expected: e.revision - 1, revision: e.revision, set, removed,
+        i, tenant: e.tenant, uuid: recordUuidOfStream(e.streamId), expected: e.revision - 1, revision: e.revision, set, removed,
         doc: indexDoc(after).text, at: e.metadata.occurredAt, by: e.metadata.userUuid, pivot: pivotOf(set),
         old: pivotOf(before).map(({ tf: _, ...o }) => o), changed: Object.keys(changes), uniq: uniqueEntries(set),
       };

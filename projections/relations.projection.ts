@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { relationEventTypes, type RelationEvent } from '../aggregates/relation/relation.events.js';
+import { relationEventTypes, relationUuidOfStream, type RelationEvent } from '../aggregates/relation/relation.events.js';
 import type { Projection } from './projection.js';
-import { advance, uuidOf } from './schema-rows.js';
+import { advance } from './schema-rows.js';
 
 /**
  * `rm_relations`: one row per relation stream. A purge keeps a tombstone row (purged_at) so an
@@ -15,7 +15,7 @@ export const relationsProjection: Projection = {
     const event = stored as StoredEvent<RelationEvent> & RelationEvent;
     const { tenant } = stored;
     const at = stored.metadata.occurredAt;
-    const relationUuid = uuidOf(stored, 'relation-');
+    const relationUuid = relationUuidOfStream(stored.streamId);
     const key = { tenant, relation_uuid: relationUuid };
     switch (event.type) {
       case 'RelationCreated': {

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { SAVED_FILTER_STREAM_PREFIX, savedFilterEventTypes, type SavedFilterEvent } from '../aggregates/saved-filter/saved-filter.events.js';
+import { savedFilterEventTypes, savedFilterUuidOfStream, type SavedFilterEvent } from '../aggregates/saved-filter/saved-filter.events.js';
 import type { Projection } from './projection.js';
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
@@ -11,7 +11,7 @@ export const savedFiltersProjection: Projection = {
   handles: savedFilterEventTypes,
   async apply(stored, tx) {
     const event = stored as StoredEvent<SavedFilterEvent> & SavedFilterEvent;
-    const uuid = stored.streamId.slice(SAVED_FILTER_STREAM_PREFIX.length);
+    const uuid = savedFilterUuidOfStream(stored.streamId);
     const at = stored.metadata.occurredAt;
     switch (event.type) {
       case 'SavedFilterCreated': {

@@ -1,8 +1,5 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import type { Sql } from './projection.js';
-
-/** The uuid after a stream's prefix (`object-<uuid>` -> `<uuid>`). */
-export const uuidOf = (stored: StoredEvent, prefix: string) => stored.streamId.slice(prefix.length);
+import type { Sql } from '../ports/sql.js';
 
 /**
  * `update <table> set <changes>, updated_at, revision where <key> and revision < <this revision>`:

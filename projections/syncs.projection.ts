@@ -1,8 +1,6 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { syncEventTypes, type SyncEvent, type SyncSettings } from '../aggregates/sync/sync.events.js';
+import { syncEventTypes, syncUuidOfStream, type SyncEvent, type SyncSettings } from '../aggregates/sync/sync.events.js';
 import type { Projection } from './projection.js';
-
-const syncUuidOf = (streamId: string) => streamId.slice('sync-'.length);
 
 const columns: Record<keyof SyncSettings, { column: string; json?: boolean }> = {
   name: { column: 'name' },
@@ -24,7 +22,7 @@ export const syncsProjection: Projection = {
   async apply(stored, tx) {
     const event = stored as StoredEvent<SyncEvent> & SyncEvent;
     const { tenant, revision } = stored;
-    const uuid = syncUuidOf(stored.streamId);
+    const uuid = syncUuidOfStream(stored.streamId);
     const at = stored.metadata.occurredAt;
     const by = stored.metadata.userUuid;
     switch (event.type) {

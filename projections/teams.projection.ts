@@ -1,14 +1,13 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { teamEventTypes, type TeamEvent } from '../aggregates/team/team.events.js';
-import type { Projection, Sql } from './projection.js';
-
-const teamUuidOf = (streamId: string) => streamId.slice('team-'.length);
+import { teamEventTypes, teamUuidOfStream, type TeamEvent } from '../aggregates/team/team.events.js';
+import type { Projection } from './projection.js';
+import type { Sql } from '../ports/sql.js';
 
 /** Advances the team's revision; false when this event was applied already (idempotency). */
 async function advance(tx: Sql, stored: StoredEvent, set = '') {
   const rows = await tx.query(
     `update teams set updated_at = $4, revision = $3${set} where tenant = $1 and team_uuid = $2 and revision < $3 returning team_uuid`,
-    [stored.tenant, teamUuidOf(stored.streamId), stored.revision, stored.metadata.occurredAt],
+    [stored.tenant, teamUuidOfStream(stored.streamId), stored.revision, stored.metadata.occurredAt],
   );
   return rows.length === 1;
 }
@@ -21,7 +20,7 @@ export const teamsProjection: Projection = {
   async apply(stored, tx) {
     const event = stored as StoredEvent<TeamEvent> & TeamEvent;
     const { tenant } = stored;
-    const team = teamUuidOf(stored.streamId);
+    const team = teamUuidOfStream(stored.streamId);
     const at = stored.metadata.occurredAt;
     switch (event.type) {
       case 'TeamCreated': {

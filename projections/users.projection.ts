@@ -1,8 +1,6 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { userEventTypes, type UserEvent } from '../aggregates/user/user.events.js';
+import { userEventTypes, userUuidOfStream, type UserEvent } from '../aggregates/user/user.events.js';
 import type { Projection } from './projection.js';
-
-const userUuidOf = (streamId: string) => streamId.slice('user-'.length);
 
 /** `users`: one row per user stream; every change is guarded by the stream revision. */
 export const usersProjection: Projection = {
@@ -12,7 +10,7 @@ export const usersProjection: Projection = {
   async apply(stored, tx) {
     const event = stored as StoredEvent<UserEvent> & UserEvent;
     const at = stored.metadata.occurredAt;
-    const guard = [userUuidOf(stored.streamId), stored.revision, at];
+    const guard = [userUuidOfStream(stored.streamId), stored.revision, at];
     switch (event.type) {
       case 'UserRegistered': {
         const d = event.data;

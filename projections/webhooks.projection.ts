@@ -1,9 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { webhookEventTypes, type WebhookEvent } from '../aggregates/webhook/webhook.events.js';
+import { webhookEventTypes, webhookUuidOfStream, type WebhookEvent } from '../aggregates/webhook/webhook.events.js';
 import type { WebhookSettings } from '../aggregates/webhook/webhook.schemas.js';
 import type { Projection } from './projection.js';
-
-const webhookUuidOf = (streamId: string) => streamId.slice('webhook-'.length);
 
 const columns: Record<keyof WebhookSettings, { column: string; json?: boolean }> = {
   name: { column: 'name' },
@@ -28,7 +26,7 @@ export const webhooksProjection: Projection = {
   async apply(stored, tx) {
     const event = stored as StoredEvent<WebhookEvent> & WebhookEvent;
     const { tenant, revision } = stored;
-    const uuid = webhookUuidOf(stored.streamId);
+    const uuid = webhookUuidOfStream(stored.streamId);
     const at = stored.metadata.occurredAt;
     const by = stored.metadata.userUuid;
     switch (event.type) {

@@ -1,4 +1,5 @@
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
+import { escapeLike } from './list-spec.js';
 
 /** What the company event log can be narrowed by (all optional; they AND together). */
 export interface EventLogQuery {
@@ -55,7 +56,7 @@ export async function eventLog(sql: Sql, q: EventLogQuery): Promise<{ rows: Even
   anyOf(`metadata ->> 'userUuid'`, q.userUuid);
   if (q.stream?.length) {
     const exact = q.stream.filter((s) => !s.endsWith('*'));
-    const prefixes = q.stream.filter((s) => s.endsWith('*')).map((s) => `${s.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const prefixes = q.stream.filter((s) => s.endsWith('*')).map((s) => `${escapeLike(s.slice(0, -1))}%`);
     const parts = [...(exact.length ? [`stream_id = any(${arg(exact)}::text[])`] : []), ...(prefixes.length ? [`stream_id like any(${arg(prefixes)}::text[])`] : [])];
     where.push(`(${parts.join(' or ')})`);
   }

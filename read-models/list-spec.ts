@@ -28,7 +28,11 @@ const comparison = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const fits = (type: ColumnType, v: unknown) =>
   type === 'number' ? typeof v === 'number' && Number.isFinite(v) : type === 'boolean' ? typeof v === 'boolean' : type === 'uuid' ? isUuid(v) : typeof v === 'string';
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A text matched literally by LIKE / ILIKE (its `\\`, `%` and `_` escaped): the one LIKE escape of the read models. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `%text%`, escaped: a LIKE pattern for "contains". */
+export const likeContains = (text: string) => `%${escapeLike(text)}%`;
 
 export interface ListClauses {
   /** SQL conditions to AND with the caller's own (tenant first). */
@@ -66,7 +70,7 @@ export function listClauses(request: ListRequest, columns: ListColumns, opts: { 
     }
     if (op === 'contains') {
       if (col.type !== 'text') throw invalid(`${field}.operator`, `contains works on text fields, not ${f.key}`, 'Use equals', 'INVALID_VALUE');
-      where.push(`${col.column} ilike ${arg(`%${escapeLike(String(f.value))}%`)}`);
+      where.push(`${col.column} ilike ${arg(likeContains(String(f.value)))}`);
     } else if (op === 'in') where.push(`${col.column} = any(${arg(values)})`);
     else if (op === 'equals') where.push(`${col.column} = ${arg(f.value)}`);
     else if (op === 'notEquals') where.push(`${col.column} is distinct from ${arg(f.value)}`);
@@ -75,7 +79,7 @@ export function listClauses(request: ListRequest, columns: ListColumns, opts: { 
   if (!request.filters.some((f) => f.key === 'deletedAt') && columns.deletedAt) where.push(`${columns.deletedAt.column} is null`);
   const query = request.query?.trim();
   if (query && opts.search.length > 0) {
-    const p = arg(`%${escapeLike(query)}%`);
+    const p = arg(likeContains(query));
     where.push(`(${opts.search.map((c) => `${c} ilike ${p}`).join(' or ')})`);
   }
   const order = request.sort.map((s, i) => {

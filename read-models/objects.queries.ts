@@ -1,4 +1,4 @@
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { listClauses, type ListColumns, type ListRequest } from './list-spec.js';
 
 export interface ObjectRow {

@@ -1,5 +1,5 @@
 import type { PropertyDefinition, PropertyFormat, PropertyOption, PropertyType } from '../aggregates/property/property.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { listClauses, type ListColumns, type ListRequest } from './list-spec.js';
 
 export interface PropertyRow {

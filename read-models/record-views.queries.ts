@@ -1,5 +1,5 @@
 import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
 import { inKeyOrder, objectChangesSql, type RecordRow, type RecordTeam, type UserRef } from './records.queries.js';
 import { isUuid } from '../aggregates/kernel/uuid.js';

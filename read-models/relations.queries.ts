@@ -1,5 +1,5 @@
 import type { Cardinality, Direction, EdgePropertyDefinition, RelationDefinition } from '../aggregates/relation/relation.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { listClauses, type ListColumns, type ListRequest } from './list-spec.js';
 
 export interface RelationRow {

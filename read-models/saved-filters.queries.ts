@@ -1,5 +1,5 @@
 import type { FilterGroups, FilterItem, SortItem } from '../aggregates/record-filter/filter.schema.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 
 export interface SavedFilterRow {
   filter_uuid: string;

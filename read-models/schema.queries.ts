@@ -1,7 +1,7 @@
 import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
 import { reversed, type Cardinality, type Direction, type EdgePropertyDefinition } from '../aggregates/relation/relation.schemas.js';
 import type { TraitName } from '../aggregates/trait/trait.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { objectByName, objectByUuid, type ObjectRow } from './objects.queries.js';
 import { livePropertiesOf, toDefinition } from './properties.queries.js';
 

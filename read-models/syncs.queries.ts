@@ -1,6 +1,7 @@
 import type { SyncMapping } from '../aggregates/sync/sync.events.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import type { AuditRow } from './audit-row.js';
+import { likeContains } from './list-spec.js';
 
 export interface SyncRow extends AuditRow {
   tenant: string;
@@ -22,12 +23,11 @@ export async function syncByUuid(sql: Sql, tenant: string, syncUuid: string): Pr
   return row ?? null;
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The tenant's live syncs (or the deleted ones), oldest first. */
 export async function listSyncs(sql: Sql, tenant: string, o: { deleted: boolean; query?: string; limit: number; offset: number }): Promise<{ rows: SyncRow[]; total: number }> {
   const where = `tenant = $1 and (deleted_at is not null) = $2 and ($3::text is null or name ilike $3 or label ilike $3 or source_object_name ilike $3 or target_object_name ilike $3)`;
-  const params = [tenant, o.deleted, o.query ? like(o.query) : null];
+  const params = [tenant, o.deleted, o.query ? likeContains(o.query) : null];
   const [count] = await sql.query<{ n: number }>(`select count(*)::int as n from rm_syncs where ${where}`, params);
   const rows = await sql.query<SyncRow>(`select * from rm_syncs where ${where} order by created_at, sync_uuid limit $4 offset $5`, [...params, o.limit, o.offset]);
   return { rows, total: count?.n ?? 0 };

@@ -1,5 +1,5 @@
 import type { TraitName } from '../aggregates/trait/trait.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 
 export interface TraitRow {
   object_uuid: string;

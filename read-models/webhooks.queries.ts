@@ -1,7 +1,8 @@
 import type { WebhookFilter, WebhookFormat } from '../aggregates/webhook/webhook.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { recordColumns, type RecordRow } from './records.queries.js';
 import type { AuditRow } from './audit-row.js';
+import { likeContains } from './list-spec.js';
 
 export interface WebhookRow extends AuditRow {
   tenant: string;
@@ -41,13 +42,12 @@ export interface WebhookListOptions {
   offset: number;
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The tenant's live webhooks, oldest first, with the total count. */
 export async function listWebhooks(sql: Sql, tenant: string, o: WebhookListOptions): Promise<{ rows: WebhookRow[]; total: number }> {
   const where = `tenant = $1 and deleted_at is null and app_uuid is not distinct from $2::uuid
     and ($3::text is null or topic like $3) and ($4::text is null or name ilike $4 or label ilike $4 or url ilike $4 or topic ilike $4)`;
-  const params = [tenant, o.appUuid ?? null, o.topicContains ? like(o.topicContains) : null, o.query ? like(o.query) : null];
+  const params = [tenant, o.appUuid ?? null, o.topicContains ? likeContains(o.topicContains) : null, o.query ? likeContains(o.query) : null];
   const [count] = await sql.query<{ n: number }>(`select count(*)::int as n from rm_webhooks where ${where}`, params);
   const rows = await sql.query<WebhookRow>(`select * from rm_webhooks where ${where} order by created_at, webhook_uuid limit $5 offset $6`, [...params, o.limit, o.offset]);
   return { rows, total: count?.n ?? 0 };

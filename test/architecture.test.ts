@@ -30,13 +30,17 @@ describe('the one-way rule', () => {
     expect(offences).toEqual([]);
   });
 
-  it('projections/ imports only aggregates/ and itself', () => {
+  it('projections/ imports only aggregates/, ports/ and itself', () => {
     const offences = files('projections').flatMap((f) =>
       imports(f)
-        .filter(({ spec, target }) => spec.startsWith('.') && !['aggregates', 'projections'].includes(topOf(target)))
+        .filter(({ spec, target }) => spec.startsWith('.') && !['aggregates', 'ports', 'projections'].includes(topOf(target)))
         .map(({ spec }) => `${f} -> ${spec}`),
     );
     expect(offences).toEqual([]);
+  });
+
+  it('ports/ imports nothing', () => {
+    expect(files('ports').flatMap((f) => imports(f).map(({ spec }) => `${f} -> ${spec}`))).toEqual([]);
   });
 
   it('read-models/ imports no src/ (and so no HTTP)', () => {

@@ -32,4 +32,7 @@ export type CompanyEvent = z.infer<typeof companyEventSchema>;
 export const companyEventTypes = companyEventSchema.options.map((o) => o.shape.type.value);
 
 /** A company's stream lives in its own tenant. */
-export const companyStream = (companyUuid: string) => `company-${companyUuid}`;
+export const COMPANY_STREAM_PREFIX = 'company-';
+export const companyStream = (companyUuid: string) => `${COMPANY_STREAM_PREFIX}${companyUuid}`;
+/** The uuid a company stream is named by (the inverse of `companyStream`). */
+export const companyUuidOfStream = (streamId: string) => streamId.slice(COMPANY_STREAM_PREFIX.length);

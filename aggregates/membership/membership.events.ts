@@ -22,4 +22,7 @@ export type MembershipEvent = z.infer<typeof membershipEventSchema>;
 export const membershipEventTypes = membershipEventSchema.options.map((o) => o.shape.type.value);
 
 /** One stream per user per company, in the company's tenant. */
-export const membershipStream = (userUuid: string) => `membership-${userUuid}`;
+export const MEMBERSHIP_STREAM_PREFIX = 'membership-';
+export const membershipStream = (userUuid: string) => `${MEMBERSHIP_STREAM_PREFIX}${userUuid}`;
+/** The uuid a membership stream is named by (the inverse of `membershipStream`). */
+export const membershipUuidOfStream = (streamId: string) => streamId.slice(MEMBERSHIP_STREAM_PREFIX.length);

@@ -33,4 +33,7 @@ export const objectEventSchema = z.discriminatedUnion('type', [objectCreated, ob
 export type ObjectEvent = z.infer<typeof objectEventSchema>;
 export const objectEventTypes = objectEventSchema.options.map((o) => o.shape.type.value);
 
-export const objectStream = (objectUuid: string) => `object-${objectUuid}`;
+export const OBJECT_STREAM_PREFIX = 'object-';
+export const objectStream = (objectUuid: string) => `${OBJECT_STREAM_PREFIX}${objectUuid}`;
+/** The uuid a object stream is named by (the inverse of `objectStream`). */
+export const objectUuidOfStream = (streamId: string) => streamId.slice(OBJECT_STREAM_PREFIX.length);

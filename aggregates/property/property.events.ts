@@ -27,4 +27,7 @@ export const propertyEventSchema = z.discriminatedUnion('type', [propertyCreated
 export type PropertyEvent = z.infer<typeof propertyEventSchema>;
 export const propertyEventTypes = propertyEventSchema.options.map((o) => o.shape.type.value);
 
-export const propertyStream = (propertyUuid: string) => `property-${propertyUuid}`;
+export const PROPERTY_STREAM_PREFIX = 'property-';
+export const propertyStream = (propertyUuid: string) => `${PROPERTY_STREAM_PREFIX}${propertyUuid}`;
+/** The uuid a property stream is named by (the inverse of `propertyStream`). */
+export const propertyUuidOfStream = (streamId: string) => streamId.slice(PROPERTY_STREAM_PREFIX.length);

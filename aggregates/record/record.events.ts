@@ -53,3 +53,5 @@ export const recordEventTypes = recordEventSchema.options.map((o) => o.shape.typ
 export const RECORD_STREAM_PREFIX = 'record-';
 /** The stream of one record (the tenant is the store's tenant). */
 export const recordStream = (recordUuid: string) => `${RECORD_STREAM_PREFIX}${recordUuid}`;
+/** The record uuid a record stream is named by (the inverse of `recordStream`). */
+export const recordUuidOfStream = (streamId: string) => streamId.slice(RECORD_STREAM_PREFIX.length);

@@ -21,4 +21,12 @@ export type RecordLinkEvent = z.infer<typeof recordLinkEventSchema>;
 export const recordLinkEventTypes = recordLinkEventSchema.options.map((o) => o.shape.type.value);
 
 /** One stream per connection (relation, from record, to record): connecting never contends on a hot stream. */
-export const recordLinkStream = (relationUuid: string, fromRecordUuid: string, toRecordUuid: string) => `link-${relationUuid}-${fromRecordUuid}-${toRecordUuid}`;
+export const RECORD_LINK_STREAM_PREFIX = 'link-';
+export const recordLinkStream = (relationUuid: string, fromRecordUuid: string, toRecordUuid: string) => `${RECORD_LINK_STREAM_PREFIX}${relationUuid}-${fromRecordUuid}-${toRecordUuid}`;
+
+const UUID_LENGTH = 36;
+/** `link-<relation>-<from>-<to>` -> its three uuids (the inverse of `recordLinkStream`). */
+export function recordLinkOfStream(streamId: string) {
+  const rest = streamId.slice(RECORD_LINK_STREAM_PREFIX.length);
+  return { relationUuid: rest.slice(0, UUID_LENGTH), fromRecordUuid: rest.slice(UUID_LENGTH + 1, 2 * UUID_LENGTH + 1), toRecordUuid: rest.slice(2 * UUID_LENGTH + 2) };
+}

@@ -45,4 +45,7 @@ export const relationEventSchema = z.discriminatedUnion('type', [relationCreated
 export type RelationEvent = z.infer<typeof relationEventSchema>;
 export const relationEventTypes = relationEventSchema.options.map((o) => o.shape.type.value);
 
-export const relationStream = (relationUuid: string) => `relation-${relationUuid}`;
+export const RELATION_STREAM_PREFIX = 'relation-';
+export const relationStream = (relationUuid: string) => `${RELATION_STREAM_PREFIX}${relationUuid}`;
+/** The uuid a relation stream is named by (the inverse of `relationStream`). */
+export const relationUuidOfStream = (streamId: string) => streamId.slice(RELATION_STREAM_PREFIX.length);

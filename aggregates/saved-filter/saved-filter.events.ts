@@ -24,3 +24,5 @@ export const savedFilterEventTypes = savedFilterEventSchema.options.map((o) => o
 
 export const SAVED_FILTER_STREAM_PREFIX = 'filter-';
 export const savedFilterStream = (filterUuid: string) => `${SAVED_FILTER_STREAM_PREFIX}${filterUuid}`;
+/** The filter uuid a saved-filter stream is named by (the inverse of `savedFilterStream`). */
+export const savedFilterUuidOfStream = (streamId: string) => streamId.slice(SAVED_FILTER_STREAM_PREFIX.length);

@@ -28,4 +28,7 @@ export const syncEventSchema = z.discriminatedUnion('type', [syncCreated, syncUp
 export type SyncEvent = z.infer<typeof syncEventSchema>;
 export const syncEventTypes = syncEventSchema.options.map((o) => o.shape.type.value);
 
-export const syncStream = (syncUuid: string) => `sync-${syncUuid}`;
+export const SYNC_STREAM_PREFIX = 'sync-';
+export const syncStream = (syncUuid: string) => `${SYNC_STREAM_PREFIX}${syncUuid}`;
+/** The uuid a sync stream is named by (the inverse of `syncStream`). */
+export const syncUuidOfStream = (streamId: string) => streamId.slice(SYNC_STREAM_PREFIX.length);

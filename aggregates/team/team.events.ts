@@ -30,4 +30,7 @@ export const teamEventSchema = z.discriminatedUnion('type', [
 export type TeamEvent = z.infer<typeof teamEventSchema>;
 export const teamEventTypes = teamEventSchema.options.map((o) => o.shape.type.value);
 
-export const teamStream = (teamUuid: string) => `team-${teamUuid}`;
+export const TEAM_STREAM_PREFIX = 'team-';
+export const teamStream = (teamUuid: string) => `${TEAM_STREAM_PREFIX}${teamUuid}`;
+/** The uuid a team stream is named by (the inverse of `teamStream`). */
+export const teamUuidOfStream = (streamId: string) => streamId.slice(TEAM_STREAM_PREFIX.length);

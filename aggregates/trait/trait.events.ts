@@ -15,4 +15,5 @@ export type TraitEvent = z.infer<typeof traitEventSchema>;
 export const traitEventTypes = traitEventSchema.options.map((o) => o.shape.type.value);
 
 /** One stream per (object, trait). */
-export const traitStream = (objectUuid: string, trait: string) => `trait-${objectUuid}-${trait.toLowerCase()}`;
+export const TRAIT_STREAM_PREFIX = 'trait-';
+export const traitStream = (objectUuid: string, trait: string) => `${TRAIT_STREAM_PREFIX}${objectUuid}-${trait.toLowerCase()}`;

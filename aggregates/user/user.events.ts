@@ -26,6 +26,9 @@ export const userEventSchema = z.discriminatedUnion('type', [userRegistered, use
 export type UserEvent = z.infer<typeof userEventSchema>;
 export const userEventTypes = userEventSchema.options.map((o) => o.shape.type.value);
 
-export const userStream = (userUuid: string) => `user-${userUuid}`;
+export const USER_STREAM_PREFIX = 'user-';
+export const userStream = (userUuid: string) => `${USER_STREAM_PREFIX}${userUuid}`;
+/** The uuid a user stream is named by (the inverse of `userStream`). */
+export const userUuidOfStream = (streamId: string) => streamId.slice(USER_STREAM_PREFIX.length);
 /** Users are not inside one company: their streams live in the platform tenant. */
 export const PLATFORM_TENANT = 'platform';

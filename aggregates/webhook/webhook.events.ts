@@ -21,4 +21,7 @@ export const webhookEventSchema = z.discriminatedUnion('type', [webhookCreated, 
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 export const webhookEventTypes = webhookEventSchema.options.map((o) => o.shape.type.value);
 
-export const webhookStream = (webhookUuid: string) => `webhook-${webhookUuid}`;
+export const WEBHOOK_STREAM_PREFIX = 'webhook-';
+export const webhookStream = (webhookUuid: string) => `${WEBHOOK_STREAM_PREFIX}${webhookUuid}`;
+/** The uuid a webhook stream is named by (the inverse of `webhookStream`). */
+export const webhookUuidOfStream = (streamId: string) => streamId.slice(WEBHOOK_STREAM_PREFIX.length);

@@ -1,6 +1,6 @@
 import type { RankedRecord } from '../../aggregates/record-filter/match-set.js';
 import { RECORD_STREAM_PREFIX } from '../../aggregates/record/record.events.js';
-import type { Sql } from '../../projections/projection.js';
+import type { Sql } from '../../ports/sql.js';
 import { objectChangesSql } from '../records.queries.js';
 import { textQuery } from './record-index.sql.js';
 

@@ -1,5 +1,5 @@
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
-import type { Sql } from '../../projections/projection.js';
+import type { Sql } from '../../ports/sql.js';
 import { objectChangesSql, objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { RANK, setSort } from '../../aggregates/record-filter/match-set.js';

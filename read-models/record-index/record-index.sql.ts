@@ -2,6 +2,7 @@ import type { CompiledFilter, CompiledIndexRequest, CompiledSort, Condition, Fie
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { complementOf } from '../../aggregates/record-filter/filter.schema.js';
 import { fold } from '../../aggregates/record-filter/values.js';
+import { escapeLike } from '../list-spec.js';
 
 /** How a relation named in a filter is walked: its uuid, and which end of it the filtered records sit at. */
 export interface RelationPath {
@@ -70,7 +71,7 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
   }
 
   function like(kind: 'contains' | 'startsWith' | 'endsWith', term: string) {
-    const esc = fold(term).replace(/[\\%_]/g, (c) => `\\${c}`);
+    const esc = escapeLike(fold(term));
     return kind === 'startsWith' ? `${esc}%` : kind === 'contains' ? `%${esc}%` : `%${esc}`;
   }
 

@@ -1,5 +1,18 @@
 import { shortLived } from '../cache/short-lived.js';
-import type { SessionActorRow } from './sessions.js';
+import type { CompanyRole } from '../../aggregates/membership/roles.js';
+
+/** A session actor as `loadSessionActor` (sessions.ts) reads it: the row this cache keeps. */
+export interface SessionActorRow {
+  user_uuid: string;
+  email: string;
+  email_verified: boolean;
+  selected_company: string | null;
+  company_exists: boolean;
+  role: CompanyRole | null;
+  scopes: string[] | null;
+  team_scopes: string[];
+  expires_at: number;
+}
 
 /**
  * A short-lived cache of session actors (the one query every signed-in request would make).

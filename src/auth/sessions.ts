@@ -1,7 +1,6 @@
 import type { Sql } from '../db/db.js';
-import type { CompanyRole } from '../../aggregates/membership/roles.js';
 import { hashToken, newToken } from './tokens.js';
-import { cachedActor, forgetActors, rememberActor } from './actor-cache.js';
+import { cachedActor, forgetActors, rememberActor, type SessionActorRow } from './actor-cache.js';
 
 export interface IssuedSession {
   token: string;
@@ -36,18 +35,6 @@ export async function revokeUserSessions(sql: Sql, userUuid: string, now: number
 export async function selectSessionCompany(sql: Sql, sessionId: string, companyUuid: string) {
   await sql.query('update sessions set selected_company = $2 where token_hash = $1', [sessionId, companyUuid]);
   forgetActors();
-}
-
-export interface SessionActorRow {
-  user_uuid: string;
-  email: string;
-  email_verified: boolean;
-  selected_company: string | null;
-  company_exists: boolean;
-  role: CompanyRole | null;
-  scopes: string[] | null;
-  team_scopes: string[];
-  expires_at: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
-import type { Projection, Sql } from '../../projections/projection.js';
+import type { Projection } from '../../projections/projection.js';
+import type { Sql } from '../../ports/sql.js';
 
 /**
  * Applies each event to every projection that handles its type, in order. A run of consecutive

@@ -1,6 +1,6 @@
 import { shortLived } from '../cache/short-lived.js';
 import { loadRecordObject, type RecordObject } from '../../read-models/records.queries.js';
-import type { Sql } from '../../projections/projection.js';
+import type { Sql } from '../../ports/sql.js';
 
 /**
  * The tenant's objects by name with their properties, as record writes and index requests read

@@ -3,7 +3,7 @@ import { propertyTypeSchema } from '../../aggregates/property/property.schemas.j
 import { cardinalitySchema, directionSchema, relationInputSchema, reversed } from '../../aggregates/relation/relation.schemas.js';
 import { optionalBody } from './http-common.js';
 import type { RecordLinkRow } from '../../read-models/record-links.queries.js';
-import type { RelationRow } from '../../read-models/relations.queries.js';
+import { toRelationDefinition, type RelationRow } from '../../read-models/relations.queries.js';
 import type { RelationFromObject } from './relations.service.js';
 
 export const relationSchema = z
@@ -67,19 +67,10 @@ export const connectionSchema = z
   })
   .meta({ id: 'RecordConnection' });
 
+/** The relation as answered: its row's definition (`toRelationDefinition`, the one mapping of the row) and its audit fields. */
 export const toRelation = (row: RelationRow): z.infer<typeof relationSchema> => ({
   uuid: row.relation_uuid,
-  name: row.name,
-  label: row.label,
-  description: row.description,
-  fromObjectUuid: row.from_object_uuid,
-  toObjectUuid: row.to_object_uuid,
-  cardinality: row.cardinality,
-  direction: row.direction,
-  fromName: row.from_name,
-  toName: row.to_name,
-  edgeProperties: row.edge_properties,
-  index: row.idx,
+  ...toRelationDefinition(row),
   deleted: row.deleted_at !== null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,

@@ -10,7 +10,7 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import type { Reactor } from '../reactors/runner.js';
 import type { RecordsService } from '../records/records.service.js';
-import { changedProperties, foldRecord, recordUuidOfStream } from '../webhooks/occurrences.js';
+import { changedProperties, foldRecord, recordUuidOf } from '../webhooks/occurrences.js';
 
 /** How far a causation chain is followed before a sync gives up writing (a chain this long is a loop). */
 export const MAX_CHAIN = 32;
@@ -126,7 +126,7 @@ export function syncsReactor(deps: SyncDeps): Reactor<void> {
   }
 
   async function onRecordEvent(event: StoredEvent, syncs: readonly SyncRow[]) {
-    const recordUuid = recordUuidOfStream(event.streamId);
+    const recordUuid = recordUuidOf(event.streamId);
     if (!recordUuid) return;
     const history = await store.readStream(event.tenant, event.streamId, { fromRevision: 0, maxCount: event.revision + 1 });
     const record = foldRecord(history);

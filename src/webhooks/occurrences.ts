@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
+import { RECORD_STREAM_PREFIX, recordUuidOfStream } from '../../aggregates/record/record.events.js';
 import type { NamedTopic, Occurrence, RecordAction } from '../../aggregates/webhook/webhook.topics.js';
 
 /**
@@ -116,4 +117,5 @@ export function foldRecord(events: readonly StoredEvent[]): RecordSnapshot | nul
 }
 
 /** The stream a record event belongs to names the record: `record-<uuid>`. */
-export const recordUuidOfStream = (streamId: string) => (streamId.startsWith('record-') ? streamId.slice('record-'.length) : null);
+/** The record a stream is of; null for a stream of anything else. */
+export const recordUuidOf = (streamId: string) => (streamId.startsWith(RECORD_STREAM_PREFIX) ? recordUuidOfStream(streamId) : null);

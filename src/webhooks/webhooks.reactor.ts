@@ -5,6 +5,7 @@ import { liveWebhooks, type WebhookRow } from '../../read-models/webhooks.querie
 import type { Db, Sql } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import type { Reactor } from '../reactors/runner.js';
+import { RECORD_STREAM_PREFIX } from '../../aggregates/record/record.events.js';
 import { foldRecord, isWebhookEvent, occurrenceOf, type RecordSnapshot } from './occurrences.js';
 import { buildPayload, type RelatedRecord } from './payloads.js';
 
@@ -57,7 +58,7 @@ export interface MatchContext {
 
 /** The record as it was right after `event` (null for events that are not about a record). */
 export async function snapshotAt(store: EventStore, event: StoredEvent): Promise<RecordSnapshot | null> {
-  if (!event.streamId.startsWith('record-')) return null;
+  if (!event.streamId.startsWith(RECORD_STREAM_PREFIX)) return null;
   const history = await store.readStream(event.tenant, event.streamId, { fromRevision: 0, maxCount: event.revision + 1 });
   return foldRecord(history);
 }
