@@ -15,7 +15,12 @@ import { affectsActors, configureActorCache, forgetActors } from './auth/actor-c
 import { afterAppend } from './event-store/after-append.js';
 import { configureIndexCache } from './records/index-cache.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
-import { registerIdentity } from './identity.js';
+import { registerMail } from './mail/mail.module.js';
+import { registerAccounts } from './auth/auth.module.js';
+import { registerCompanies } from './companies/companies.module.js';
+import { registerMembers } from './members/members.module.js';
+import { registerTeams } from './teams/teams.module.js';
+import { registerPartners } from './partners/partners.module.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
@@ -77,11 +82,19 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);
 
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
-  const { mailer } = await registerIdentity(app, { config, db: platform.db, store: platform.store });
-  await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
-  await registerSchema(app, { db: platform.db, store: platform.store, recordExists: recordExistsIn(platform.db) });
-  await registerWebhooks(app, { config, db: platform.db, store: platform.store });
-  await registerSyncs(app, { config, db: platform.db, store: platform.store });
-  await registerRecords(app, { db: platform.db, store: platform.store });
+  const { db, store } = platform;
+  // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
+  // handed over here, never imported (test/architecture.test.ts).
+  const mailer = registerMail(app, config);
+  await registerAccounts(app, { config, db, store, mailer });
+  const { companies } = await registerCompanies(app, { db, store });
+  await registerMembers(app, { db, store, companies });
+  await registerTeams(app, { db, store });
+  await registerPartners(app, { db, store, companies });
+  await app.register(devRoutes({ db, mailer }), { prefix: '/api/v2/dev' });
+  await registerSchema(app, { db, store, recordExists: recordExistsIn(db) });
+  await registerWebhooks(app, { config, db, store });
+  const { records } = await registerRecords(app, { db, store });
+  await registerSyncs(app, { config, db, store, records });
   return app;
 }

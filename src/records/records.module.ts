@@ -6,7 +6,7 @@ import { historyRoutes } from './history.routes.js';
 import { makeRecordHistory } from './records.history.js';
 import { makeRecordReads } from './records.reads.js';
 import { recordsRoutes } from './records.routes.js';
-import { makeRecordsService } from './records.service.js';
+import { makeRecordsService, type RecordsService } from './records.service.js';
 import { makeSavedFilters } from './saved-filters.service.js';
 import { savedFiltersRoutes } from './saved-filters.routes.js';
 import { recordTeamsRoutes } from './record-teams.routes.js';
@@ -19,9 +19,10 @@ export const recordExistsIn = (db: Db) => async (tenant: string, objectUuid: str
 
 /**
  * Records (issue 5): `/api/v2/records/...`, the object-scoped `/api/v2/{objectName}/...`, saved
- * filters under `/api/v2/filters` and the event log `/api/v2/events/index`.
+ * filters under `/api/v2/filters` and the event log `/api/v2/events/index`. Returns the records
+ * service, which the app hands to syncs.
  */
-export async function registerRecords(app: FastifyInstance, deps: { db: Db; store: EventStore }) {
+export async function registerRecords(app: FastifyInstance, deps: { db: Db; store: EventStore }): Promise<{ records: RecordsService }> {
   const { db, store } = deps;
   const records = makeRecordsService({ db, store });
   const reads = makeRecordReads({ db, store });
@@ -31,4 +32,5 @@ export async function registerRecords(app: FastifyInstance, deps: { db: Db; stor
   await app.register(historyRoutes({ db, history }), { prefix: '/api/v2' });
   await app.register(recordTeamsRoutes({ db, store }), { prefix: '/api/v2' });
   await app.register(savedFiltersRoutes({ savedFilters }), { prefix: '/api/v2/filters' });
+  return { records };
 }

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { startReactor, type ReactorRunner } from '../reactors/runner.js';
-import { makeRecordsService } from '../records/records.service.js';
+import type { RecordsService } from '../records/records.service.js';
 import { syncsReactor } from './syncs.reactor.js';
 import { syncsRoutes } from './syncs.routes.js';
 import { makeSyncsService } from './syncs.service.js';
@@ -15,16 +15,19 @@ declare module 'fastify' {
   }
 }
 
-/** Syncs (issue 6): the routes under /api/v2/sync and the sync reactor (started on ready when REACTORS_ENABLED). */
-export async function registerSyncs(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
-  const { db, store, config } = deps;
+/**
+ * Syncs (issue 6): the routes under /api/v2/sync and the sync reactor (started on ready when
+ * REACTORS_ENABLED), which writes through the app's records service (`records`).
+ */
+export async function registerSyncs(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; records: RecordsService }) {
+  const { db, store, config, records } = deps;
   const syncs = makeSyncsService({ db, store });
   await app.register(syncsRoutes({ syncs }), { prefix: '/api/v2/sync' });
 
   let runner: ReactorRunner | undefined;
   const runtime = {
     start() {
-      runner ??= startReactor(syncsReactor({ db, store, records: makeRecordsService({ db, store }), log: app.log }), { db, store, log: app.log });
+      runner ??= startReactor(syncsReactor({ db, store, records, log: app.log }), { db, store, log: app.log });
     },
     async stop() {
       const r = runner;

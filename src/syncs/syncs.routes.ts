@@ -21,7 +21,7 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
       { config: write, schema: { tags, description: 'Creates a sync: mapped properties of source records are copied to their related target records on create, update and connect.', body: createSyncBodySchema, response: { 201: envelope(syncSchema) } } },
       async (request, reply) => {
         reply.code(201);
-        return ok(toSync(await syncs.create(request.body, commandContext(request))), 'created');
+        return ok(toSync(await syncs.create(commandContext(request), request.body)), 'created');
       },
     );
 
@@ -49,15 +49,15 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
     );
 
     app.put('/:uuid', { config: write, schema: { tags, params, body: updateSyncBodySchema, response: { 200: envelope(syncSchema) } } }, async (request) =>
-      ok(toSync(await syncs.update(request.params.uuid, request.body, commandContext(request))), 'updated'),
+      ok(toSync(await syncs.update(commandContext(request), request.params.uuid, request.body)), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
-      await syncs.remove(request.params.uuid, commandContext(request));
+      await syncs.remove(commandContext(request), request.params.uuid);
       return ok('deleted', 'deleted');
     });
 
     app.post('/:uuid/restore', { config: write, schema: { tags, description: 'Restores a deleted sync.', params, response: { 200: envelope(syncSchema) } } }, async (request) =>
-      ok(toSync(await syncs.restore(request.params.uuid, commandContext(request))), 'restored'),
+      ok(toSync(await syncs.restore(commandContext(request), request.params.uuid)), 'restored'),
     );
   };

@@ -9,7 +9,10 @@ import { handleCommand, type CommandContext } from '../commands/command-handler.
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 
-/** Syncs of the selected company. Another company's sync is the same 404 as a missing one. */
+/**
+ * Syncs of the selected company. Writes take the command context first, reads the tenant first.
+ * Another company's sync is the same 404 as a missing one.
+ */
 export function makeSyncsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
 
@@ -37,34 +40,34 @@ export function makeSyncsService(deps: { db: Db; store: EventStore }) {
     return row;
   }
 
-  const run = (syncUuid: string, command: SyncCommand, context: CommandContext) =>
+  const run = (context: CommandContext, syncUuid: string, command: SyncCommand) =>
     handleCommand({ store, decider: syncDecider, streamId: syncStream(syncUuid), command, context });
 
   return {
     found: (tenant: string, syncUuid: string) => found(tenant, syncUuid),
 
-    async create(input: SyncInput, context: CommandContext): Promise<SyncRow> {
+    async create(context: CommandContext, input: SyncInput): Promise<SyncRow> {
       const syncUuid = randomUUID();
-      await run(syncUuid, { type: 'CreateSync', syncUuid, input, facts: await factsFor(context.tenant, input, null) }, context);
+      await run(context, syncUuid, { type: 'CreateSync', syncUuid, input, facts: await factsFor(context.tenant, input, null) });
       return found(context.tenant, syncUuid);
     },
 
     list: (tenant: string, o: { deleted: boolean; query?: string; limit: number; offset: number }) => listSyncs(db, tenant, o),
 
-    async update(syncUuid: string, input: SyncInput, context: CommandContext): Promise<SyncRow> {
+    async update(context: CommandContext, syncUuid: string, input: SyncInput): Promise<SyncRow> {
       const base = await found(context.tenant, syncUuid);
-      await run(syncUuid, { type: 'UpdateSync', input, facts: await factsFor(context.tenant, input, base) }, context);
+      await run(context, syncUuid, { type: 'UpdateSync', input, facts: await factsFor(context.tenant, input, base) });
       return found(context.tenant, syncUuid);
     },
 
-    async remove(syncUuid: string, context: CommandContext) {
+    async remove(context: CommandContext, syncUuid: string) {
       await found(context.tenant, syncUuid);
-      await run(syncUuid, { type: 'DeleteSync' }, context);
+      await run(context, syncUuid, { type: 'DeleteSync' });
     },
 
-    async restore(syncUuid: string, context: CommandContext): Promise<SyncRow> {
+    async restore(context: CommandContext, syncUuid: string): Promise<SyncRow> {
       await found(context.tenant, syncUuid, { deleted: true });
-      await run(syncUuid, { type: 'RestoreSync' }, context);
+      await run(context, syncUuid, { type: 'RestoreSync' });
       return found(context.tenant, syncUuid);
     },
   };

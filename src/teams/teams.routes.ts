@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { companyActor } from '../auth/actor.js';
+import { commandContext, companyActor } from '../auth/actor.js';
 import { scopeNames } from '../auth/scopes.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody } from '../http/pagination.js';
@@ -53,18 +53,18 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
       },
       async (request, reply) => {
         reply.code(201);
-        return ok(toTeam(await teams.create(companyActor(request), request.body, request.id)), 'created');
+        return ok(toTeam(await teams.create(commandContext(request), request.body)), 'created');
       },
     );
 
     app.post('/index', { config: read, schema: { tags, body: paginationBody, response: { 200: listEnvelope(teamSchema) } } }, async (request) => {
       const { limit, page: n } = request.body;
-      const { rows, total } = await teams.list(companyActor(request), limit, (n - 1) * limit);
+      const { rows, total } = await teams.list(companyActor(request).tenant, limit, (n - 1) * limit);
       return page(rows.map(toTeam), total, n, limit);
     });
 
     app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(teamSchema) } } }, async (request) =>
-      ok(toTeam(await teams.view(companyActor(request), request.params.uuid))),
+      ok(toTeam(await teams.view(companyActor(request).tenant, request.params.uuid))),
     );
 
     app.put(
@@ -73,35 +73,35 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
         config: write,
         schema: { tags, params, body: z.object({ name: z.string().min(1).max(200).optional(), description: z.string().max(2000).optional(), scopes: scopesSchema.optional() }), response: { 200: envelope(teamSchema) } },
       },
-      async (request) => ok(toTeam(await teams.update(companyActor(request), request.params.uuid, request.body, request.id)), 'updated'),
+      async (request) => ok(toTeam(await teams.update(commandContext(request), request.params.uuid, request.body)), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
-      await teams.remove(companyActor(request), request.params.uuid, request.id);
+      await teams.remove(commandContext(request), request.params.uuid);
       return ok(request.params.uuid, 'deleted');
     });
 
     app.put(
       '/:uuid/users/:userUuid',
       { config: write, schema: { tags, description: 'Adds a member of the company to the team.', params: memberParams, response: { 200: envelope(teamSchema) } } },
-      async (request) => ok(toTeam(await teams.addMember(companyActor(request), request.params.uuid, request.params.userUuid, request.id)), 'added'),
+      async (request) => ok(toTeam(await teams.addMember(commandContext(request), request.params.uuid, request.params.userUuid)), 'added'),
     );
 
     app.delete('/:uuid/users/:userUuid', { config: write, schema: { tags, params: memberParams, response: { 200: envelope(teamSchema) } } }, async (request) =>
-      ok(toTeam(await teams.removeMember(companyActor(request), request.params.uuid, request.params.userUuid, request.id)), 'removed'),
+      ok(toTeam(await teams.removeMember(commandContext(request), request.params.uuid, request.params.userUuid)), 'removed'),
     );
 
     app.get('/:uuid/records', { config: read, schema: { tags, description: 'Record uuids assigned to the team.', params, response: { 200: envelope(z.array(z.string())) } } }, async (request) =>
-      ok(await teams.records(companyActor(request), request.params.uuid)),
+      ok(await teams.records(companyActor(request).tenant, request.params.uuid)),
     );
 
     app.put(
       '/:uuid/records/:recordUuid',
       { config: write, schema: { tags, description: 'Assigns a record to the team; answers the team\'s record uuids.', params: recordParams, response: { 200: envelope(z.array(z.string())) } } },
-      async (request) => ok(await teams.assignRecord(companyActor(request), request.params.uuid, request.params.recordUuid, request.id), 'assigned'),
+      async (request) => ok(await teams.assignRecord(commandContext(request), request.params.uuid, request.params.recordUuid), 'assigned'),
     );
 
     app.delete('/:uuid/records/:recordUuid', { config: write, schema: { tags, params: recordParams, response: { 200: envelope(z.array(z.string())) } } }, async (request) =>
-      ok(await teams.unassignRecord(companyActor(request), request.params.uuid, request.params.recordUuid, request.id), 'unassigned'),
+      ok(await teams.unassignRecord(commandContext(request), request.params.uuid, request.params.recordUuid), 'unassigned'),
     );
   };

@@ -4,8 +4,7 @@ import { teamDecider, type TeamCommand } from '../../aggregates/team/team.decide
 import { teamStream } from '../../aggregates/team/team.events.js';
 import { memberOf } from '../../read-models/memberships.queries.js';
 import { membersOfTeams, recordsOfTeam, teamOf, teamsOf, type TeamMemberRow, type TeamRow } from '../../read-models/teams.queries.js';
-import type { CompanyActor } from '../auth/actor.js';
-import { handleCommand } from '../commands/command-handler.js';
+import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 
@@ -13,75 +12,72 @@ export interface TeamView extends TeamRow {
   members: TeamMemberRow[];
 }
 
-/** Teams of the actor's company. A team of another company is the same 404 as a missing one. */
+/**
+ * Teams of the selected company. Writes take the command context first, reads the tenant first.
+ * A team of another company is the same 404 as a missing one.
+ */
 export function makeTeamsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
 
-  async function view(actor: CompanyActor, teamUuid: string): Promise<TeamView> {
-    const row = await teamOf(db, actor.tenant, teamUuid);
+  async function view(tenant: string, teamUuid: string): Promise<TeamView> {
+    const row = await teamOf(db, tenant, teamUuid);
     if (!row) throw notFound('Team', teamUuid);
-    const members = await membersOfTeams(db, actor.tenant, [teamUuid]);
+    const members = await membersOfTeams(db, tenant, [teamUuid]);
     return { ...row, members: members.get(teamUuid) ?? [] };
   }
 
-  async function onTeam(actor: CompanyActor, teamUuid: string, requestId: string, command: TeamCommand) {
-    if (command.type !== 'CreateTeam' && !(await teamOf(db, actor.tenant, teamUuid))) throw notFound('Team', teamUuid);
-    return handleCommand({
-      store,
-      decider: teamDecider,
-      streamId: teamStream(teamUuid),
-      command,
-      context: { tenant: actor.tenant, userUuid: actor.userUuid, requestId, now: Date.now() },
-    });
+  async function onTeam(ctx: CommandContext, teamUuid: string, command: TeamCommand) {
+    if (command.type !== 'CreateTeam' && !(await teamOf(db, ctx.tenant, teamUuid))) throw notFound('Team', teamUuid);
+    return handleCommand({ store, decider: teamDecider, streamId: teamStream(teamUuid), command, context: ctx });
   }
 
   return {
     view,
 
-    async create(actor: CompanyActor, input: { name: string; description: string; scopes: string[] }, requestId: string) {
+    async create(ctx: CommandContext, input: { name: string; description: string; scopes: string[] }) {
       const teamUuid = randomUUID();
-      await onTeam(actor, teamUuid, requestId, { type: 'CreateTeam', teamUuid, ...input });
-      return view(actor, teamUuid);
+      await onTeam(ctx, teamUuid, { type: 'CreateTeam', teamUuid, ...input });
+      return view(ctx.tenant, teamUuid);
     },
 
-    async list(actor: CompanyActor, limit: number, offset: number): Promise<{ rows: TeamView[]; total: number }> {
-      const { rows, total } = await teamsOf(db, actor.tenant, limit, offset);
-      const members = await membersOfTeams(db, actor.tenant, rows.map((r) => r.team_uuid));
+    async list(tenant: string, limit: number, offset: number): Promise<{ rows: TeamView[]; total: number }> {
+      const { rows, total } = await teamsOf(db, tenant, limit, offset);
+      const members = await membersOfTeams(db, tenant, rows.map((r) => r.team_uuid));
       return { rows: rows.map((r) => ({ ...r, members: members.get(r.team_uuid) ?? [] })), total };
     },
 
-    async update(actor: CompanyActor, teamUuid: string, patch: { name?: string; description?: string; scopes?: string[] }, requestId: string) {
-      await onTeam(actor, teamUuid, requestId, { type: 'UpdateTeam', ...patch });
-      return view(actor, teamUuid);
+    async update(ctx: CommandContext, teamUuid: string, patch: { name?: string; description?: string; scopes?: string[] }) {
+      await onTeam(ctx, teamUuid, { type: 'UpdateTeam', ...patch });
+      return view(ctx.tenant, teamUuid);
     },
 
-    async remove(actor: CompanyActor, teamUuid: string, requestId: string) {
-      await onTeam(actor, teamUuid, requestId, { type: 'DeleteTeam' });
+    async remove(ctx: CommandContext, teamUuid: string) {
+      await onTeam(ctx, teamUuid, { type: 'DeleteTeam' });
     },
 
-    async addMember(actor: CompanyActor, teamUuid: string, userUuid: string, requestId: string) {
-      const isCompanyMember = (await memberOf(db, actor.tenant, userUuid)) !== null;
-      await onTeam(actor, teamUuid, requestId, { type: 'AddTeamMember', userUuid, isCompanyMember });
-      return view(actor, teamUuid);
+    async addMember(ctx: CommandContext, teamUuid: string, userUuid: string) {
+      const isCompanyMember = (await memberOf(db, ctx.tenant, userUuid)) !== null;
+      await onTeam(ctx, teamUuid, { type: 'AddTeamMember', userUuid, isCompanyMember });
+      return view(ctx.tenant, teamUuid);
     },
 
-    async removeMember(actor: CompanyActor, teamUuid: string, userUuid: string, requestId: string) {
-      await onTeam(actor, teamUuid, requestId, { type: 'RemoveTeamMember', userUuid });
-      return view(actor, teamUuid);
+    async removeMember(ctx: CommandContext, teamUuid: string, userUuid: string) {
+      await onTeam(ctx, teamUuid, { type: 'RemoveTeamMember', userUuid });
+      return view(ctx.tenant, teamUuid);
     },
 
     /** The team side of assignment; the record's existence in the tenant is checked once records exist. */
-    async assignRecord(actor: CompanyActor, teamUuid: string, recordUuid: string, requestId: string) {
-      await onTeam(actor, teamUuid, requestId, { type: 'AssignTeamRecord', recordUuid });
-      return recordsOfTeam(db, actor.tenant, teamUuid);
+    async assignRecord(ctx: CommandContext, teamUuid: string, recordUuid: string) {
+      await onTeam(ctx, teamUuid, { type: 'AssignTeamRecord', recordUuid });
+      return recordsOfTeam(db, ctx.tenant, teamUuid);
     },
 
-    async unassignRecord(actor: CompanyActor, teamUuid: string, recordUuid: string, requestId: string) {
-      await onTeam(actor, teamUuid, requestId, { type: 'UnassignTeamRecord', recordUuid });
-      return recordsOfTeam(db, actor.tenant, teamUuid);
+    async unassignRecord(ctx: CommandContext, teamUuid: string, recordUuid: string) {
+      await onTeam(ctx, teamUuid, { type: 'UnassignTeamRecord', recordUuid });
+      return recordsOfTeam(db, ctx.tenant, teamUuid);
     },
 
-    records: (actor: CompanyActor, teamUuid: string) => view(actor, teamUuid).then(() => recordsOfTeam(db, actor.tenant, teamUuid)),
+    records: (tenant: string, teamUuid: string) => view(tenant, teamUuid).then(() => recordsOfTeam(db, tenant, teamUuid)),
   };
 }
 export type TeamsService = ReturnType<typeof makeTeamsService>;

@@ -27,7 +27,7 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
       { config: write, schema: { tags, description: 'Creates a webhook for the selected company. url, secret and topic are required; the secret is never returned.', body: createWebhookBodySchema, response: { 201: envelope(webhookSchema) } } },
       async (request, reply) => {
         reply.code(201);
-        return ok(toWebhook(await webhooks.create(companyOwner(request), request.body, commandContext(request))), 'created');
+        return ok(toWebhook(await webhooks.create(commandContext(request), companyOwner(request), request.body)), 'created');
       },
     );
 
@@ -89,11 +89,11 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
     app.put(
       '/:uuid',
       { config: write, schema: { tags, description: 'Changes the given fields; a given secret replaces the old one.', params, body: updateWebhookBodySchema, response: { 200: envelope(webhookSchema) } } },
-      async (request) => ok(toWebhook(await webhooks.update(companyOwner(request), request.params.uuid, request.body, commandContext(request))), 'updated'),
+      async (request) => ok(toWebhook(await webhooks.update(commandContext(request), companyOwner(request), request.params.uuid, request.body)), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
-      await webhooks.remove(companyOwner(request), request.params.uuid, commandContext(request));
+      await webhooks.remove(commandContext(request), companyOwner(request), request.params.uuid);
       return ok('deleted', 'deleted');
     });
   };

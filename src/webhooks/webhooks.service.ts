@@ -45,7 +45,7 @@ export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: Ur
     }
   }
 
-  function run(owner: WebhookOwner, webhookUuid: string, command: WebhookCommand, context: CommandContext, secret?: string) {
+  function run(context: CommandContext, owner: WebhookOwner, webhookUuid: string, command: WebhookCommand, secret?: string) {
     return handleCommand({
       store,
       decider: webhookDecider,
@@ -60,11 +60,11 @@ export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: Ur
   return {
     found,
 
-    async create(owner: WebhookOwner, input: WebhookInput, context: CommandContext): Promise<WebhookRow> {
+    async create(context: CommandContext, owner: WebhookOwner, input: WebhookInput): Promise<WebhookRow> {
       await checkUrl(input.url);
       await checkSchema(owner.tenant, input, null);
       const webhookUuid = randomUUID();
-      await run(owner, webhookUuid, { type: 'CreateWebhook', webhookUuid, appUuid: owner.appUuid, input }, context, input.secret);
+      await run(context, owner, webhookUuid, { type: 'CreateWebhook', webhookUuid, appUuid: owner.appUuid, input }, input.secret);
       return found(owner, webhookUuid);
     },
 
@@ -72,17 +72,17 @@ export function makeWebhooksService(deps: { db: Db; store: EventStore; guard: Ur
       return listWebhooks(db, owner.tenant, { ...o, appUuid: owner.appUuid });
     },
 
-    async update(owner: WebhookOwner, webhookUuid: string, input: WebhookInput, context: CommandContext): Promise<WebhookRow> {
+    async update(context: CommandContext, owner: WebhookOwner, webhookUuid: string, input: WebhookInput): Promise<WebhookRow> {
       const base = await found(owner, webhookUuid);
       await checkUrl(input.url);
       await checkSchema(owner.tenant, input, base);
-      await run(owner, webhookUuid, { type: 'UpdateWebhook', input }, context, input.secret);
+      await run(context, owner, webhookUuid, { type: 'UpdateWebhook', input }, input.secret);
       return found(owner, webhookUuid);
     },
 
-    async remove(owner: WebhookOwner, webhookUuid: string, context: CommandContext) {
+    async remove(context: CommandContext, owner: WebhookOwner, webhookUuid: string) {
       await found(owner, webhookUuid);
-      await run(owner, webhookUuid, { type: 'DeleteWebhook' }, context);
+      await run(context, owner, webhookUuid, { type: 'DeleteWebhook' });
     },
   };
 }
