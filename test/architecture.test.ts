@@ -57,3 +57,96 @@ describe('the one-way rule', () => {
     expect(offences).toEqual([]);
   });
 });
+
+/** Every import of a file with whether it is type-only (`import type`), relative ones as a path from the root. */
+function importStatements(file: string): { target: string; typeOnly: boolean }[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/g)]
+    .filter((m) => m[2]!.startsWith('.'))
+    .map((m) => ({ target: relative(root, resolve(root, dirname(file), m[2]!)).replace(/\.js$/, '.ts'), typeOnly: Boolean(m[1]) }));
+}
+
+// src/ folders that are the shell, not features: they may be used by every feature.
+const shell = new Set(['auth', 'cache', 'commands', 'db', 'dev', 'event-store', 'http', 'mail', 'projections', 'reactors']);
+const featureOf = (path: string) => {
+  const [top, dir, name] = path.split('/');
+  return top === 'src' && name !== undefined && !shell.has(dir!) ? dir! : null;
+};
+
+describe('one way to do each thing', () => {
+  it("no feature imports another feature's service except as a type: the app's wiring hands it over", () => {
+    const offences = files('src').flatMap((f) => {
+      const mine = featureOf(f) ?? (f.startsWith('src/auth/') ? 'auth' : null);
+      return importStatements(f)
+        .filter(({ target, typeOnly }) => !typeOnly && target.endsWith('.service.ts') && target.split('/')[1] !== mine && f !== 'src/app.ts')
+        .map(({ target }) => `${f} -> ${target}`);
+    });
+    expect(offences).toEqual([]);
+  });
+
+  it('every feature of src/ registers itself by its own *.module.ts, which the app registers', () => {
+    const app = readFileSync(join(root, 'src/app.ts'), 'utf8');
+    const features = readdirSync(join(root, 'src')).filter((d) => statSync(join(root, 'src', d)).isDirectory() && !shell.has(d));
+    const missing = features.filter((d) => !readdirSync(join(root, 'src', d)).some((n) => n.endsWith('.module.ts')) || !app.includes(`./${d}/${d}.module.js`));
+    expect(missing).toEqual([]);
+    expect(app.includes('./auth/auth.module.js')).toBe(true);
+  });
+
+  it('only the command handler appends: every write goes through handleCommand', () => {
+    const offences = files('src').filter((f) => !f.startsWith('src/event-store/') && f !== 'src/commands/command-handler.ts' && /\bstore\.append\(/.test(readFileSync(join(root, f), 'utf8')));
+    expect(offences).toEqual([]);
+  });
+
+  it('every events file owns its stream prefix, and no projection names one literally', () => {
+    const eventsFiles = files('aggregates').filter((f) => f.endsWith('.events.ts'));
+    const prefixes = eventsFiles.flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(/_STREAM_PREFIX = '([^']+)'/g)].map((m) => m[1]!));
+    const withoutPrefix = eventsFiles.filter((f) => {
+      const text = readFileSync(join(root, f), 'utf8');
+      return /export const \w+Stream = /.test(text) && !/_STREAM_PREFIX = '/.test(text);
+    });
+    expect(withoutPrefix).toEqual([]);
+    expect(prefixes.length).toBeGreaterThan(10);
+    const offences = files('projections').flatMap((f) => {
+      const text = readFileSync(join(root, f), 'utf8');
+      return prefixes.filter((p) => new RegExp(`['"\`]${p}(['"\`]|\\$\\{)`).test(text)).map((p) => `${f} names '${p}'`);
+    });
+    expect(offences).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    const graph = new Map<string, string[]>();
+    for (const dir of ['aggregates', 'ports', 'projections', 'read-models', 'src']) for (const f of files(dir)) graph.set(f, importStatements(f).map((i) => i.target));
+    // Tarjan's strongly connected components: a component of more than one file is a cycle.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    let next = 0;
+    const visit = (v: string) => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!graph.has(w)) continue;
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) cycles.push(component.sort());
+      }
+    };
+    for (const v of graph.keys()) if (!index.has(v)) visit(v);
+    expect(cycles).toEqual([]);
+  });
+});
