@@ -4,6 +4,7 @@ import type { TraitName } from '../aggregates/trait/trait.schemas.js';
 import type { Sql } from '../ports/sql.js';
 import { objectByName, objectByUuid, type ObjectRow } from './objects.queries.js';
 import { livePropertiesOf, toDefinition } from './properties.queries.js';
+import type { RelationRow } from './relations.queries.js';
 
 /** A relation as one of its objects sees it. */
 export interface RelationEnd {
@@ -33,19 +34,11 @@ export interface ObjectSchema {
   traits: Partial<Record<TraitName, Record<string, unknown>>>;
 }
 
-interface EndRow {
-  relation_uuid: string;
-  name: string;
-  from_object_uuid: string;
-  to_object_uuid: string;
-  cardinality: Cardinality;
-  direction: Direction;
-  from_name: string;
-  to_name: string | null;
-  edge_properties: EdgePropertyDefinition[];
+/** A relation row (the one declaration: relations.queries.ts) with the end this object is at. */
+type EndRow = Pick<RelationRow, 'relation_uuid' | 'name' | 'from_object_uuid' | 'to_object_uuid' | 'cardinality' | 'direction' | 'from_name' | 'to_name' | 'edge_properties'> & {
   other_name: string;
   side: 'origin' | 'target';
-}
+};
 
 async function relationEnds(sql: Sql, tenant: string, objectUuid: string): Promise<RelationEnd[]> {
   const rows = await sql.query<EndRow>(
