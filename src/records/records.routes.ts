@@ -111,7 +111,7 @@ export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
         ...asBuilt,
         schema: {
           tags,
-          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 1), free-text query, archived. See docs/records.md.',
+          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived. See docs/records.md.',
           params: objectParams,
           querystring: z.object({ recordReturnFormat: readQuerySchema.shape.recordReturnFormat, parse: readQuerySchema.shape.parse }).strict(),
           body: indexBody,
