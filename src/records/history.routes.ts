@@ -8,7 +8,6 @@ import { companyActor } from '../auth/actor.js';
 import type { Db } from '../db/db.js';
 import { listEnvelope, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { refuseUnstorableStrings } from './edge.js';
 import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
 import { limitQueryField, pageQueryField } from '../../aggregates/kernel/paging.js';
 import { historyEntrySchema, type RecordHistory } from './records.history.js';
@@ -84,7 +83,6 @@ function toLogQuery(body: z.infer<typeof paginationRequestSchema>, tenant: strin
 /** Record history (GET records/{uuid}/history) and the company event log (POST events/index). */
 export const historyRoutes = (deps: { db: Db; history: RecordHistory }): FastifyPluginAsyncZod =>
   async (app) => {
-    refuseUnstorableStrings(app);
     app.get(
       '/records/:uuid/history',
       { config: { auth: {} }, schema: { tags: ['records'], description: "The record's events, newest first: changed values (before and after), who, when, requestId.", params: z.object({ uuid: z.uuid() }), querystring: historyQuery, response: { 200: listEnvelope(historyEntrySchema), ...errors } } },

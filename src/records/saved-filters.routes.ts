@@ -5,7 +5,6 @@ import type { SavedFilterRow } from '../../read-models/saved-filters.queries.js'
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { refuseUnstorableStrings } from './edge.js';
 import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
 import type { SavedFilters } from './saved-filters.service.js';
 
@@ -68,7 +67,6 @@ const listBody = paginationRequestSchema
 export const savedFiltersRoutes = (deps: { savedFilters: SavedFilters }): FastifyPluginAsyncZod =>
   async (app) => {
     const { savedFilters } = deps;
-    refuseUnstorableStrings(app);
 
     app.post('/', { config: auth, schema: { tags, body: inputSchema, response: { 201: envelope(savedFilterSchema), ...errors } } }, async (request, reply) => {
       reply.code(201);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { flowConfigSchema, pageConfigSchema, tableConfigSchema, traitNameOf, userConfigSchema } from '../../aggregates/trait/trait.schemas.js';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { dataString, errorResponses, readAuth, rejectNulCharacters, writeAuth } from './http-common.js';
+import { dataString, errorResponses, readAuth, writeAuth } from './http-common.js';
 import { toTrait, traitBodySchema, traitListQuerySchema, traitSchema } from './traits.schemas.js';
 import type { TraitsService } from './traits.service.js';
 import { pageOffset } from '../../aggregates/kernel/paging.js';
@@ -16,7 +16,6 @@ const params = z.object({ objectUuid: z.uuid(), traitName: z.string().min(1).max
 export const traitsRoutes = (deps: { traits: TraitsService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { traits } = deps;
-    rejectNulCharacters(app);
     // Keeps the four detail schemas in the OpenAPI components, where TraitDetails points.
     void [flowConfigSchema, tableConfigSchema, pageConfigSchema, userConfigSchema];
 

@@ -115,6 +115,6 @@ describe('kept match sets', () => {
     const req = compileIndexRequest(catalog, recordIndexRequestSchema.parse({ filters: [{ key: 't', operator: 'contains', value: 'a' }] }));
     const set = setOf(req, [{ uuid: uuids[0]!, createdAt: 1, updatedAt: 1, properties: { t: 'ab' } }]);
     expect(applyChanges(req, set, [], [])).toBe(set);
-    expect(pageOf(set, 1, 10)).toEqual([uuids[0]]);
+    expect(pageOf(set, 0, 10)).toEqual([uuids[0]]);
   });
 });
