@@ -124,6 +124,10 @@ describe('router and HTTP-parser errors have the spec body', () => {
     expectSpecError(await t.app.inject({ method: 'GET', url: '/api/v2/teams/%ED%A0%80', headers: admin.headers }), 400);
   });
 
+  it('a file the docs route does not have: 404 (not 405: GET is the route\'s own method)', async () => {
+    expectSpecError(await t.app.inject({ method: 'GET', url: '/api/v2/docs/static/nope.js' }), 404, 'NOT_FOUND');
+  });
+
   it('a request Node cannot parse gets the error body on the socket', async () => {
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = new URL(address);
