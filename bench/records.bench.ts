@@ -4,14 +4,14 @@
  * BENCH_PGLITE_RECORDS, default 100,000) plus 10 small tenants through the command path, starts
  * the server as its own process, then measures at concurrency 16 (BENCH_CONCURRENCY) for
  * BENCH_SECONDS each, after BENCH_WARMUP seconds (default 2) of the same requests that are not
- * counted: create, get by uuid, update, index (contains + equals + date sort, page 1 and page
- * 200) and a free-text query. Prints a table; not a test.
+ * counted: create, get by uuid, update, index (contains + equals + date sort, the first page and the 200th)
+ * and a free-text query. Prints a table; not a test.
  *
  * BENCH_ONLY=pglite|postgres runs one; BENCH_DATABASE names the PostgreSQL database, BENCH_KEEP=1
  * keeps it, BENCH_REUSE=1 measures a kept one again without seeding; BENCH_EXTRA=1 adds a rarer
  * contains, unfiltered sorted pages and an equality on a unique-ish text (cost against candidates).
  * BENCH_OPS=get,index picks figures (create, get, update, index, text, mixed, extra; mixed: half the
- * clients update records while a quarter ask the filtered page 1 and a quarter free text); BENCH_PROFILE=dir
+ * clients update records while a quarter ask the filtered first page and a quarter free text); BENCH_PROFILE=dir
  * writes a CPU profile of the server there (node --cpu-prof); BENCH_NODE_ARGS passes flags to the
  * server's node (`--trace-gc`, say). Index and free text are measured
  * again on a server without the result cache (INDEX_CACHE_ENTRIES=0).
@@ -189,12 +189,12 @@ async function reuse(url: string): Promise<Seeded> {
 
 /**
  * Half the clients update records (their status: in or out of the filter) while a quarter ask
- * the filtered page 1 and a quarter free text: every answer follows changes of the object.
+ * the filtered first page and a quarter free text: every answer follows changes of the object.
  */
 function mixed(pick: (i: number) => string, filtered: object, suffix: string): Load[] {
   const quarter = Math.max(1, Math.floor(CONCURRENCY / 4));
   return [
-    { label: `index page 1 while updates run${suffix}`, clients: quarter, next: () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } }) },
+    { label: `index first page while updates run${suffix}`, clients: quarter, next: () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 0 } }) },
     { label: `free text while updates run${suffix}`, clients: quarter, next: (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } }) },
     { label: `  the updates alongside${suffix}`, clients: Math.max(1, CONCURRENCY - 2 * quarter), next: (i) => ({ method: 'PUT', path: `/api/v2/deal/${pick(i * 31)}`, body: { properties: { status: i % 3 === 0 ? 'won' : 'active' } } }) },
   ];
@@ -220,16 +220,16 @@ async function bench(label: string, n: number, env: Record<string, string>) {
     figures.push(await measure('get by uuid (warm-up)', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
     figures.length = 0;
   }
-  // How many records the filtered query matches (page 200 starts at the 4,976th).
+  // How many records the filtered query matches (the 200th page starts at the 4,976th).
   let matches = 0;
-  await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } }, token, (text) => (matches = JSON.parse(text).total));
+  await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 0 } }, token, (text) => (matches = JSON.parse(text).total));
   process.stdout.write(`  the filtered query matches ${matches.toLocaleString('en-US')} records\n`);
   try {
     if (OPS.has('create')) figures.push(await measure('create', token, (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: benchRecord(n + 10_000_000 + i) } })));
     if (OPS.has('get')) figures.push(await measure('get by uuid', token, (i) => ({ method: 'GET', path: `/api/v2/deal/${pick(i)}` })));
     if (OPS.has('update')) figures.push(await measure('update', token, (i) => ({ method: 'PUT', path: `/api/v2/deal/${pick(i)}`, body: { properties: { amount: (i % 100_000) / 100 } } })));
-    if (OPS.has('index')) figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
-    if (OPS.has('index')) figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
+    if (OPS.has('index')) figures.push(await measure(`index: name contains "${fragment}", status = active, due desc, first page`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 0 } })));
+    if (OPS.has('index')) figures.push(await measure('  same, the 200th page', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 199 } })));
     if (OPS.has('text')) figures.push(await measure(`free text "${syllableWord(11)}"`, token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
     if (OPS.has('mixed')) figures.push(...(await measureTogether(token, mixed(pick, filtered, ''))));
     if (OPS.has('extra')) {
@@ -238,9 +238,9 @@ async function bench(label: string, n: number, env: Record<string, string>) {
       const rareFilter = { ...filtered, filters: [{ key: 'name', operator: 'contains', value: rare }, filtered.filters[1]] };
       let rareMatches = 0;
       await request({ method: 'POST', path: '/api/v2/deal/index', body: { ...rareFilter, page: 1 } }, token, (text) => (rareMatches = JSON.parse(text).total));
-      figures.push(await measure(`index: name contains "${rare}" (${rareMatches} matches), status = active, due desc, page 1`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...rareFilter, page: 1 } })));
+      figures.push(await measure(`index: name contains "${rare}" (${rareMatches} matches), status = active, due desc, first page`, token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...rareFilter, page: 1 } })));
       figures.push(await measure('index: unfiltered, due desc, page 1', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { sort: [{ key: 'due', direction: 'desc' }], page: 1 } })));
-      figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { sort: [{ key: 'due', direction: 'desc' }], page: 200 } })));
+      figures.push(await measure('  same, the 200th page', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { sort: [{ key: 'due', direction: 'desc' }], page: 200 } })));
       figures.push(await measure('index: unfiltered, default order, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { page: 200 } })));
       figures.push(await measure('index: email equals one address', token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { filters: [{ key: 'email', operator: 'equals', value: `contact${(i * 7919) % n}@${syllableWord((i * 7919) % n)}.example` }] } })));
     }
@@ -253,8 +253,8 @@ async function bench(label: string, n: number, env: Record<string, string>) {
       // the object changes between them (each one reads all its matches).
       const bare = await startServer({ ...env, INDEX_CACHE_ENTRIES: '0' });
       try {
-        if (OPS.has('index')) figures.push(await measure('index page 1, no result cache', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 1 } })));
-        if (OPS.has('index')) figures.push(await measure('  same, page 200', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 200 } })));
+        if (OPS.has('index')) figures.push(await measure('index page 1, no result cache', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 0 } })));
+        if (OPS.has('index')) figures.push(await measure('  same, the 200th page', token, () => ({ method: 'POST', path: '/api/v2/deal/index', body: { ...filtered, page: 199 } })));
         if (OPS.has('text')) figures.push(await measure('free text, no result cache', token, (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: syllableWord(11 + (i % 5)), limit: 25 } })));
         if (OPS.has('mixed')) figures.push(...(await measureTogether(token, mixed(pick, filtered, ', no result cache'))));
       } finally {

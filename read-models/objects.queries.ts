@@ -1,5 +1,6 @@
 import type { Sql } from '../ports/sql.js';
 import { listClauses, type ListColumns, type ListRequest } from './list-spec.js';
+import { pageOffset } from '../aggregates/kernel/paging.js';
 
 export interface ObjectRow {
   object_uuid: string;
@@ -48,7 +49,7 @@ export async function listObjects(sql: Sql, tenant: string, request: ListRequest
   const { where, params, orderBy } = listClauses(request, objectListColumns, { params: [tenant], search: ['name', 'label', 'plural'], order: 'name, object_uuid' });
   const cond = ['tenant = $1', ...where].join(' and ');
   const n = params.length;
-  const rows = await sql.query<ObjectRow>(`select ${columns} from rm_objects where ${cond} order by ${orderBy} limit $${n + 1} offset $${n + 2}`, [...params, request.limit, (request.page - 1) * request.limit]);
+  const rows = await sql.query<ObjectRow>(`select ${columns} from rm_objects where ${cond} order by ${orderBy} limit $${n + 1} offset $${n + 2}`, [...params, request.limit, pageOffset(request.page, request.limit)]);
   const [count] = await sql.query<{ n: number }>(`select count(*)::int8 as n from rm_objects where ${cond}`, params);
   return { rows, total: count?.n ?? 0 };
 }

@@ -1,6 +1,7 @@
 import type { PropertyDefinition, PropertyFormat, PropertyOption, PropertyType } from '../aggregates/property/property.schemas.js';
 import type { Sql } from '../ports/sql.js';
 import { listClauses, type ListColumns, type ListRequest } from './list-spec.js';
+import { pageOffset } from '../aggregates/kernel/paging.js';
 
 export interface PropertyRow {
   property_uuid: string;
@@ -85,7 +86,7 @@ export async function listProperties(sql: Sql, tenant: string, objectUuid: strin
   const { where, params, orderBy } = listClauses(request, propertyListColumns, { params: [tenant, objectUuid], search: ['name', 'label'], order: 'created_at, name' });
   const cond = ['tenant = $1', 'object_uuid = $2', ...where].join(' and ');
   const n = params.length;
-  const rows = await sql.query<PropertyRow>(`select ${columns} from rm_properties where ${cond} order by ${orderBy} limit $${n + 1} offset $${n + 2}`, [...params, request.limit, (request.page - 1) * request.limit]);
+  const rows = await sql.query<PropertyRow>(`select ${columns} from rm_properties where ${cond} order by ${orderBy} limit $${n + 1} offset $${n + 2}`, [...params, request.limit, pageOffset(request.page, request.limit)]);
   const [count] = await sql.query<{ n: number }>(`select count(*)::int8 as n from rm_properties where ${cond}`, params);
   return { rows, total: count?.n ?? 0 };
 }

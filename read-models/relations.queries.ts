@@ -1,6 +1,7 @@
 import type { Cardinality, Direction, EdgePropertyDefinition, RelationDefinition } from '../aggregates/relation/relation.schemas.js';
 import type { Sql } from '../ports/sql.js';
 import { listClauses, type ListColumns, type ListRequest } from './list-spec.js';
+import { pageOffset } from '../aggregates/kernel/paging.js';
 
 export interface RelationRow {
   relation_uuid: string;
@@ -90,7 +91,7 @@ export async function listRelations(sql: Sql, tenant: string, scope: RelationSco
   const { where, params, orderBy } = listClauses(request, relationListColumns, { params: [tenant, ...s.params], search: ['name', 'label', 'from_name', 'to_name'], order: 'idx, name, relation_uuid' });
   const cond = ['tenant = $1 and purged_at is null', s.sql.replace(/^and /, ''), ...where].filter(Boolean).join(' and ');
   const n = params.length;
-  const rows = await sql.query<RelationRow>(`select ${columns} from rm_relations where ${cond} order by ${orderBy} limit $${n + 1} offset $${n + 2}`, [...params, request.limit, (request.page - 1) * request.limit]);
+  const rows = await sql.query<RelationRow>(`select ${columns} from rm_relations where ${cond} order by ${orderBy} limit $${n + 1} offset $${n + 2}`, [...params, request.limit, pageOffset(request.page, request.limit)]);
   const [count] = await sql.query<{ n: number }>(`select count(*)::int8 as n from rm_relations where ${cond}`, params);
   return { rows, total: count?.n ?? 0 };
 }

@@ -4,7 +4,10 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import type { EventStore } from './event-store/port.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkError, registerErrorHandling } from './http/error-handler.js';
+import { clientError } from './http/client-error.js';
+import { registerJsonBody } from './http/json-body.js';
+import { registerStringGuard } from './http/string-guard.js';
 import { registerNotFound } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -67,6 +70,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('platformConfig', config);
@@ -77,6 +82,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   registerNotFound(app);
+  registerJsonBody(app);
+  // Before idempotency and every route: nothing unstorable is kept or reaches a handler.
+  registerStringGuard(app);
   await registerRateLimit(app, { enabled: config.RATE_LIMIT_ENABLED, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   await registerOpenApi(app);
   registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);

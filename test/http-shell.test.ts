@@ -186,7 +186,7 @@ describe('index routes without a body', () => {
     const tenant = await signUpWithCompany(t.app);
     const res = await t.app.inject({ method: 'POST', url: '/api/v2/companies/index', headers: bearer(tenant.token) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ page: 1, perPage: 25, total: 1 });
+    expect(res.json()).toMatchObject({ page: 0, perPage: 25, total: 1, lastPage: 0 });
     expect(res.json().data).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import type { CompiledFilter, CompiledIndexRequest, CompiledSort, Condition, FieldRef, FieldType, Scalar } from './filter.compile.js';
 import { complementOf } from './filter.schema.js';
 import { compareText, fold, isPlainObject } from './values.js';
+import { pageOffset } from '../kernel/paging.js';
 
 /** A record as the evaluator sees it: plain values, and optionally its related records by relation name. */
 export interface FilterableRecord {
@@ -162,6 +163,6 @@ export function inArchiveScope(mode: CompiledIndexRequest['archived'], record: P
 export function evaluateIndex<R extends FilterableRecord>(request: CompiledIndexRequest, records: readonly R[]): { total: number; rows: R[] } {
   const matching = records.filter((r) => inArchiveScope(request.archived, r) && evaluateFilter(request.filter, r));
   matching.sort((a, b) => compareRecords(request.sort, a, b));
-  const start = (request.page - 1) * request.limit;
+  const start = pageOffset(request.page, request.limit);
   return { total: matching.length, rows: matching.slice(start, start + request.limit) };
 }

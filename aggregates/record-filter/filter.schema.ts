@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitField, pageField } from '../kernel/paging.js';
 
 /**
  * The record filter language: the closed operator set, the filter shapes of spec 2.1 (pagination
@@ -104,8 +105,7 @@ export const sortItemSchema = z
   .strict();
 export type SortItem = z.infer<typeof sortItemSchema>;
 
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
+export { DEFAULT_LIMIT, MAX_LIMIT } from '../kernel/paging.js';
 
 /** Which records an index request looks at, by archive state. Default: the live ones. */
 export const archivedModes = ['exclude', 'include', 'only'] as const;
@@ -114,8 +114,8 @@ export type ArchivedMode = (typeof archivedModes)[number];
 /**
  * The body of `POST /api/v2/{objectName}/index`: spec 2.1's pagination request plus filter groups
  * (2.4), a saved filter and the archive switch. `filters` AND together; `groups` is an OR of ANDs;
- * the saved filter's conditions AND with both. Pages count from 1 (0 means 1); `limit` defaults
- * to 25 and is at most 100 (a larger limit is clamped).
+ * the saved filter's conditions AND with both. Pages count from 0; `limit` defaults to 25 and is
+ * at most 100 (a larger limit is a 400: aggregates/kernel/paging.ts).
  */
 export const recordIndexRequestSchema = z
   .object({
@@ -125,8 +125,8 @@ export const recordIndexRequestSchema = z
     savedFilter: z.string().uuid().optional().describe('Applies the saved filter with this uuid (AND with the rest)'),
     sort: z.array(sortItemSchema).max(10).default([]),
     show: z.array(keySchema).max(200).optional(),
-    limit: z.number().int().min(1).default(DEFAULT_LIMIT).transform((n) => Math.min(n, MAX_LIMIT)),
-    page: z.number().int().min(0).default(1).transform((n) => Math.max(n, 1)),
+    limit: limitField,
+    page: pageField,
     query: z.string().max(500).optional().describe('Free-text search over the text properties, ranked'),
     archived: z.enum(archivedModes).default('exclude').describe('exclude (default) | include | only: archived (soft-deleted) records'),
   })

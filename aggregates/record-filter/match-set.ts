@@ -1,5 +1,6 @@
 import type { CompiledIndexRequest, CompiledSort } from './filter.compile.js';
 import { compareSortKeys, effectiveSort, evaluateFilter, inArchiveScope, sortKeys, sortValueOf, type FilterableRecord, type SortKeys } from './filter.evaluate.js';
+import { pageOffset } from '../kernel/paging.js';
 
 /**
  * Every match of an index request (its scope and filter), in its order, as sort keys: what a kept
@@ -66,8 +67,8 @@ export function applyChanges(request: SetRequest, set: MatchSet, changed: readon
   return { members };
 }
 
-/** The uuids of page `page` (from 1) of `limit` records. */
+/** The uuids of page `page` (from 0) of `limit` records. */
 export function pageOf(set: MatchSet, page: number, limit: number): string[] {
-  const start = (page - 1) * limit;
+  const start = pageOffset(page, limit);
   return set.members.slice(start, start + limit).map(uuidOf);
 }

@@ -4,6 +4,7 @@ import { objectChangesSql, objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
 import { RANK, setSort } from '../../aggregates/record-filter/match-set.js';
 import { archivedClause, direction, sqlBuilder, textQuery, type RelationPath } from './record-index.sql.js';
+import { pageOffset } from '../../aggregates/kernel/paging.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
 export interface IndexTarget {
@@ -66,7 +67,7 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
     if (req.sort.length === 0) keys.unshift({ expr: rank, direction: 'desc nulls last' });
   }
   const limit = b.arg(req.limit, '::int');
-  const offset = b.arg((req.page - 1) * req.limit, '::int');
+  const offset = b.arg(pageOffset(req.page, req.limit), '::int');
   const order = keys.map((k, i) => `m.k${i} ${k.direction}`).join(', ');
   // The raw values of the sort fields (and the rank), for a match set.
   const raw = opts.members ? effectiveSort(setSort(req)).map((s) => (s.field === RANK ? rank : b.rawExpression('r', s.field))) : [];
@@ -99,7 +100,7 @@ async function plainPage(sql: Sql, target: IndexTarget, req: CompiledIndexReques
   const sort = effectiveSort(req.sort);
   const first = sort[0]!;
   const order = (keys: typeof sort) => keys.map((s) => `${b.sortExpression('r', s.field)} ${direction(s)}`).join(', ');
-  const offset = (req.page - 1) * req.limit;
+  const offset = pageOffset(req.page, req.limit);
   const total = totalOf(sql, target, req.archived);
   if (first.field.system || sort.length > 8) {
     const rows = await sql.query<{ uuid: string }>(`select r.uuid from records r where ${scope} order by ${order(sort)} limit $3 offset $4`, [...b.params, req.limit, offset]);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { companySettingsSchema } from '../../aggregates/company/company-settings.js';
 import { companyActor, signedInActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, pageOffset } from '../http/pagination.js';
 import type { CompaniesService } from './companies.service.js';
 import { companySchema, createCompanyBodySchema, publicSettingsSchema, toCompany, toPublicSettings, updateCompanyBodySchema } from './companies.schemas.js';
 
@@ -29,7 +29,7 @@ export const companiesRoutes = (deps: { companies: CompaniesService }): FastifyP
       { config: { auth: 'signed-in' }, schema: { tags, description: "The caller's companies (every company for SUPER_ADMIN).", body: paginationBody, response: { 200: listEnvelope(companySchema) } } },
       async (request) => {
         const { limit, page: n } = request.body;
-        const { rows, total } = await companies.list(signedInActor(request), limit, (n - 1) * limit);
+        const { rows, total } = await companies.list(signedInActor(request), limit, pageOffset(n, limit));
         return page(rows.map(toCompany), total, n, limit);
       },
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lastPageOf } from '../../aggregates/kernel/paging.js';
 
 /** The spec's success envelope (2.1). */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ message: z.string(), data });
@@ -16,6 +17,7 @@ export const listEnvelope = <T extends z.ZodType>(item: T) =>
 
 export const ok = <T>(data: T, message = 'success') => ({ message, data });
 
+/** A list answer: `page` is the page served (from 0), `lastPage` the number of the last one (0 when empty). */
 export function page<T>(items: T[], total: number, pageNumber: number, perPage: number, message = 'success') {
-  return { message, data: items, total, page: pageNumber, perPage, lastPage: Math.max(1, Math.ceil(total / perPage)) };
+  return { message, data: items, total, page: pageNumber, perPage, lastPage: lastPageOf(total, perPage) };
 }

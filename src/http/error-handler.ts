@@ -32,6 +32,16 @@ const frameworkFailures: Record<string, FrameworkFailure> = {
     message: 'Unsupported content type',
     detail: { message: 'The body has a content type this route does not accept', type: 'VALIDATION', correctionSuggestion: 'Send the body as application/json' },
   },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    message: 'Malformed URL',
+    detail: { message: 'A path segment is not valid percent-encoded UTF-8', type: 'VALIDATION', correctionSuggestion: 'Percent-encode the path as UTF-8 (encodeURIComponent)' },
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    message: 'Path parameter too long',
+    detail: { message: 'A path parameter is longer than the router accepts (100 characters)', type: 'VALIDATION', correctionSuggestion: 'Send uuids and names as path parameters; longer values go in the body' },
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     message: 'Bad Content-Length',
@@ -49,9 +59,25 @@ export function sendError(
 ) {
   const production = request.server.platformConfig.NODE_ENV === 'production';
   return reply
+    .header('x-request-id', request.id)
     .code(status)
     .type('application/json; charset=utf-8')
     .send(errorBody({ message, status, requestId: request.id, details, ...extra, stackTrace: production ? undefined : extra.stackTrace }));
+}
+
+/**
+ * Errors the router raises before any route or hook runs (a bad percent-encoding, a path
+ * parameter over the router's maximum length): Fastify's `frameworkErrors` option, so they too
+ * get the spec's error body instead of Fastify's own `{error, code, message, statusCode}`.
+ */
+export function frameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const known = err.code ? frameworkFailures[err.code] : undefined;
+  if (known) return sendError(request, reply, known.status, known.message, [known.detail]);
+  const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+  if (status >= 500) request.log.error({ err }, 'router error');
+  return sendError(request, reply, status, status >= 500 ? 'Internal server error' : 'Bad request', [
+    { message: status >= 500 ? 'The server failed to route the request' : err.message, type: status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'VALIDATION', correctionSuggestion: 'Check the request against the OpenAPI document at /api/v2/openapi.json' },
+  ]);
 }
 
 /** The one place where every failure becomes the spec's error body. */

@@ -20,7 +20,8 @@ export function registerNotFound(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = methods.filter((m) => shadow.find(m, path) !== null);
-    if (allowed.length > 0) {
+    // A route of this very method that sent the request here (a static file it did not find) is a 404, not a 405.
+    if (allowed.length > 0 && !allowed.includes(request.method as (typeof methods)[number])) {
       reply.header('allow', allowed.join(', '));
       return sendError(request, reply, 405, `Method ${request.method} not allowed`, [
         { message: `${request.method} is not supported on ${path}`, type: 'VALIDATION', correctionSuggestion: `Use one of: ${allowed.join(', ')}` },

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { limitField, pageField } from '../../aggregates/kernel/paging.js';
 import { optionalBody } from './optional-body.js';
 
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
+export { DEFAULT_LIMIT, MAX_LIMIT, pageOffset } from '../../aggregates/kernel/paging.js';
 
 /**
- * The pagination request of spec 2.1, the body of every `.../index`. Pages count from 1; page 0
- * (the spec's default for traits) means the first page. A limit above MAX_LIMIT is clamped.
+ * The pagination request of spec 2.1, the body of every `.../index`. Pages count from 0 (page 0 is
+ * the first, as spec 8's default page of 0 implies); a limit above MAX_LIMIT is a 400 naming it.
  */
 export const paginationRequestSchema = z
   .object({
@@ -19,8 +19,8 @@ export const paginationRequestSchema = z
       .max(10)
       .default([]),
     show: z.array(z.string().min(1).max(200)).max(200).optional(),
-    limit: z.number().int().min(1).default(DEFAULT_LIMIT).transform((n) => Math.min(n, MAX_LIMIT)),
-    page: z.number().int().min(0).default(1).transform((n) => Math.max(n, 1)),
+    limit: limitField,
+    page: pageField,
     query: z.string().max(500).optional(),
   })
   .meta({ id: 'PaginationRequest' });

@@ -5,7 +5,7 @@ import type { MemberRow } from '../../read-models/memberships.queries.js';
 import { companyActor } from '../auth/actor.js';
 import { scopeNames } from '../auth/scopes.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, pageOffset } from '../http/pagination.js';
 import type { MembersService } from './members.service.js';
 
 const tags = ['companies'];
@@ -66,7 +66,7 @@ export const membersRoutes = (deps: { members: MembersService }): FastifyPluginA
       { config: { auth: { scopes: ['members:read'] } }, schema: { tags, params: companyParams, body: paginationBody, response: { 200: listEnvelope(memberSchema) } } },
       async (request) => {
         const { limit, page: n } = request.body;
-        const { rows, total } = await members.list(companyActor(request), request.params.uuid, limit, (n - 1) * limit);
+        const { rows, total } = await members.list(companyActor(request), request.params.uuid, limit, pageOffset(n, limit));
         return page(rows.map(toMember), total, n, limit);
       },
     );

@@ -8,7 +8,7 @@ import { companySchema, createCompanyBodySchema, toCompany } from '../companies/
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, pageOffset } from '../http/pagination.js';
 import { companyCopySteps } from './company-copy.js';
 
 const tags = ['partners'];
@@ -32,7 +32,7 @@ export const partnersRoutes = (deps: { db: Db; store: EventStore; companies: Com
 
     app.post('/companies/index', { config: reseller, schema: { tags, body: paginationBody, response: { 200: listEnvelope(companySchema) } } }, async (request) => {
       const { limit, page: n } = request.body;
-      const { rows, total } = await companiesManagedBy(deps.db, companyActor(request).tenant, limit, (n - 1) * limit);
+      const { rows, total } = await companiesManagedBy(deps.db, companyActor(request).tenant, limit, pageOffset(n, limit));
       return page(rows.map(toCompany), total, n, limit);
     });
 

@@ -8,14 +8,14 @@ import { companyActor } from '../auth/actor.js';
 import type { Db } from '../db/db.js';
 import { listEnvelope, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { refuseUnstorableStrings } from './edge.js';
-import { paginationRequestSchema } from '../http/pagination.js';
+import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
+import { limitQueryField, pageQueryField } from '../../aggregates/kernel/paging.js';
 import { historyEntrySchema, type RecordHistory } from './records.history.js';
 
 const errors = Object.fromEntries([400, 401, 403, 404].map((c) => [c, errorBodySchema]));
 
 const historyQuery = z
-  .object({ page: z.coerce.number().int().min(0).default(1).transform((n) => Math.max(n, 1)), limit: z.coerce.number().int().min(1).default(25).transform((n) => Math.min(n, 100)) })
+  .object({ page: pageQueryField, limit: limitQueryField })
   .strict();
 
 const eventSchema = z
@@ -39,7 +39,7 @@ const eventKeys = ['requestId', 'correlationId', 'causationId', 'stream', 'type'
 
 /** Turns spec 2.1 filters into the event-log query; only equals / in (and time ranges) on the documented keys. */
 function toLogQuery(body: z.infer<typeof paginationRequestSchema>, tenant: string, superAdmin: boolean): EventLogQuery {
-  const q: EventLogQuery = { tenants: superAdmin ? null : [tenant], limit: body.limit, offset: (body.page - 1) * body.limit, direction: body.sort[0]?.direction.toLowerCase() === 'asc' ? 'asc' : 'desc' };
+  const q: EventLogQuery = { tenants: superAdmin ? null : [tenant], limit: body.limit, offset: pageOffset(body.page, body.limit), direction: body.sort[0]?.direction.toLowerCase() === 'asc' ? 'asc' : 'desc' };
   for (const [i, f] of body.filters.entries()) {
     const at = `body.filters.${i}`;
     if (!(eventKeys as readonly string[]).includes(f.key)) throw invalid(`${at}.key`, `cannot filter events on "${f.key}"`, `Filter on one of: ${eventKeys.join(', ')}`);
@@ -83,7 +83,6 @@ function toLogQuery(body: z.infer<typeof paginationRequestSchema>, tenant: strin
 /** Record history (GET records/{uuid}/history) and the company event log (POST events/index). */
 export const historyRoutes = (deps: { db: Db; history: RecordHistory }): FastifyPluginAsyncZod =>
   async (app) => {
-    refuseUnstorableStrings(app);
     app.get(
       '/records/:uuid/history',
       { config: { auth: {} }, schema: { tags: ['records'], description: "The record's events, newest first: changed values (before and after), who, when, requestId.", params: z.object({ uuid: z.uuid() }), querystring: historyQuery, response: { 200: listEnvelope(historyEntrySchema), ...errors } } },

@@ -10,7 +10,6 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { envelope, ok } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { refuseUnstorableStrings } from './edge.js';
 
 const errors = Object.fromEntries([400, 401, 403, 404].map((c) => [c, errorBodySchema]));
 const params = z.object({ uuid: z.uuid(), teamUuid: z.uuid() });
@@ -24,7 +23,6 @@ const write = { auth: { scopes: ['teams:write'] as const } };
 export const recordTeamsRoutes = (deps: { db: Db; store: EventStore }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db, store } = deps;
-    refuseUnstorableStrings(app);
 
     async function change(tenant: string, ctx: ReturnType<typeof commandContext>, uuid: string, teamUuid: string, assign: boolean) {
       if (!(await getRecord(db, tenant, uuid))) throw notFound('Record', uuid);

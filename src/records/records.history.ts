@@ -9,6 +9,7 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
 import type { AsOf } from './records.schemas.js';
+import { pageOffset } from '../../aggregates/kernel/paging.js';
 
 const change = z.object({ before: z.unknown(), after: z.unknown() });
 
@@ -50,7 +51,7 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
       const row = await getRecord(db, tenant, uuid);
       if (!row) throw notFound('Record', uuid);
       const total = row.revision + 1;
-      const from = row.revision - (pageNumber - 1) * limit;
+      const from = row.revision - pageOffset(pageNumber, limit);
       const events = from < 0 ? [] : await store.readStream(tenant, recordStream(uuid), { direction: 'backwards', fromRevision: from, maxCount: limit });
       const users = await usersByUuid(db, events.map((e) => e.metadata.userUuid));
       const entries = events.map((e) => {

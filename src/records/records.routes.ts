@@ -6,7 +6,6 @@ import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { refuseUnstorableStrings } from './edge.js';
 import { recordSchema } from './record-view.js';
 import type { RecordHistory } from './records.history.js';
 import type { RecordReads } from './records.reads.js';
@@ -68,7 +67,6 @@ const etag = (reply: FastifyReply, revision: number) => reply.header('etag', `"$
 export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { records, reads, history, savedFilters } = deps;
-    refuseUnstorableStrings(app);
 
     async function read(request: FastifyRequest, reply: FastifyReply, uuid: string, objectName: string | undefined, query: z.infer<typeof readQuerySchema>) {
       const tenant = companyActor(request).tenant;
@@ -111,7 +109,7 @@ export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
         ...asBuilt,
         schema: {
           tags,
-          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 1), free-text query, archived. See docs/records.md.',
+          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived. See docs/records.md.',
           params: objectParams,
           querystring: z.object({ recordReturnFormat: readQuerySchema.shape.recordReturnFormat, parse: readQuerySchema.shape.parse }).strict(),
           body: indexBody,

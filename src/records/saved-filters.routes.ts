@@ -5,8 +5,7 @@ import type { SavedFilterRow } from '../../read-models/saved-filters.queries.js'
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
-import { refuseUnstorableStrings } from './edge.js';
-import { paginationRequestSchema } from '../http/pagination.js';
+import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
 import type { SavedFilters } from './saved-filters.service.js';
 
 const tags = ['saved filters'];
@@ -68,7 +67,6 @@ const listBody = paginationRequestSchema
 export const savedFiltersRoutes = (deps: { savedFilters: SavedFilters }): FastifyPluginAsyncZod =>
   async (app) => {
     const { savedFilters } = deps;
-    refuseUnstorableStrings(app);
 
     app.post('/', { config: auth, schema: { tags, body: inputSchema, response: { 201: envelope(savedFilterSchema), ...errors } } }, async (request, reply) => {
       reply.code(201);
@@ -77,7 +75,7 @@ export const savedFiltersRoutes = (deps: { savedFilters: SavedFilters }): Fastif
 
     app.post('/index', { config: auth, schema: { tags, description: 'The company\'s saved filters by name (objectName narrows to one object).', body: listBody, response: { 200: listEnvelope(savedFilterSchema), ...errors } } }, async (request) => {
       const { limit, page: n, objectName, deleted } = request.body;
-      const { rows, total } = await savedFilters.list(companyActor(request).tenant, { objectName, deleted, limit, offset: (n - 1) * limit });
+      const { rows, total } = await savedFilters.list(companyActor(request).tenant, { objectName, deleted, limit, offset: pageOffset(n, limit) });
       return page(rows.map(toSavedFilter), total, n, limit);
     });
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandContext } from '../auth/actor.js';
 import { envelope, ok } from '../http/envelope.js';
-import { dataString, errorResponses, memberAuth, rejectNulCharacters } from './http-common.js';
+import { dataString, errorResponses, memberAuth } from './http-common.js';
 import { connectBodySchema, connectionSchema, toConnection } from './relations.schemas.js';
 import type { ConnectionsService } from './connections.service.js';
 
@@ -16,7 +16,6 @@ const params = z.object({ relationUuid: z.uuid(), from: z.uuid().describe('A rec
 export const connectionsRoutes = (deps: { connections: ConnectionsService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { connections } = deps;
-    rejectNulCharacters(app);
 
     app.put(
       '/:relationUuid/connection/:from/:to',

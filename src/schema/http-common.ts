@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DomainError } from '../../aggregates/kernel/errors.js';
 import { errorBodySchema } from '../http/error-body.js';
 import { paginationBody } from '../http/pagination.js';
 
@@ -20,34 +18,3 @@ export const readAuth = memberAuth;
 export const writeAuth = { auth: { scopes: ['schema:write'] } } as const;
 
 export const dataString = z.object({ message: z.string(), data: z.string() });
-
-function nulPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) {
-      const found = nulPath(v, `${path}.${i}`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return `${path}.${k.replace(/\u0000/g, '\\u0000')}`;
-      const found = nulPath(v, `${path}.${k}`);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-
-/** PostgreSQL refuses NUL in text and jsonb: refuse it at the edge, with a 400, before anything is stored. */
-export function rejectNulCharacters(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
-    const field = nulPath(request.body, 'body');
-    if (field) {
-      throw new DomainError('VALIDATION_FAILED', `${field} contains a NUL character`, [
-        { message: `${field} contains the character \\u0000, which cannot be stored`, type: 'INVALID_VALUE', correctionSuggestion: `Remove \\u0000 from ${field}`, field },
-      ]);
-    }
-  });
-}

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { errorResponses, indexBody, readAuth, rejectNulCharacters, writeAuth } from './http-common.js';
+import { errorResponses, indexBody, readAuth, writeAuth } from './http-common.js';
 import { createObjectBodySchema, objectSchema, toObject, updateObjectBodySchema } from './objects.schemas.js';
 import type { ObjectsService } from './objects.service.js';
 
@@ -13,7 +13,6 @@ const params = z.object({ uuid: z.uuid() });
 export const objectsRoutes = (deps: { objects: ObjectsService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { objects } = deps;
-    rejectNulCharacters(app);
 
     app.post(
       '/',

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { errorResponses, indexBody, readAuth, rejectNulCharacters, writeAuth } from './http-common.js';
+import { errorResponses, indexBody, readAuth, writeAuth } from './http-common.js';
 import { createPropertyBodySchema, propertySchema, toProperty, updatePropertyBodySchema } from './properties.schemas.js';
 import type { PropertiesService } from './properties.service.js';
 
@@ -14,7 +14,6 @@ const params = z.object({ objectUuid: z.uuid(), propertyUuid: z.uuid() });
 export const propertiesRoutes = (deps: { properties: PropertiesService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { properties } = deps;
-    rejectNulCharacters(app);
 
     app.post(
       '/:objectUuid/properties',

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { dataString, errorResponses, indexBody, readAuth, rejectNulCharacters, writeAuth } from './http-common.js';
+import { dataString, errorResponses, indexBody, readAuth, writeAuth } from './http-common.js';
 import { relationBodySchema, relationFromObjectSchema, relationSchema, toRelation, toRelationFromObject, updateIndicesBodySchema } from './relations.schemas.js';
 import type { RelationsService } from './relations.service.js';
 
@@ -15,7 +15,6 @@ const listKeys = 'Filter and sort keys: uuid, name, label, cardinality, directio
 export const relationsRoutes = (deps: { relations: RelationsService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { relations } = deps;
-    rejectNulCharacters(app);
     const tenantOf = (request: Parameters<typeof companyActor>[0]) => companyActor(request).tenant;
 
     app.put(

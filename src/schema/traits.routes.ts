@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { flowConfigSchema, pageConfigSchema, tableConfigSchema, traitNameOf, userConfigSchema } from '../../aggregates/trait/trait.schemas.js';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { dataString, errorResponses, readAuth, rejectNulCharacters, writeAuth } from './http-common.js';
+import { dataString, errorResponses, readAuth, writeAuth } from './http-common.js';
 import { toTrait, traitBodySchema, traitListQuerySchema, traitSchema } from './traits.schemas.js';
 import type { TraitsService } from './traits.service.js';
+import { pageOffset } from '../../aggregates/kernel/paging.js';
 
 const tags = ['traits'];
 const objectParams = z.object({ objectUuid: z.uuid() });
@@ -15,7 +16,6 @@ const params = z.object({ objectUuid: z.uuid(), traitName: z.string().min(1).max
 export const traitsRoutes = (deps: { traits: TraitsService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { traits } = deps;
-    rejectNulCharacters(app);
     // Keeps the four detail schemas in the OpenAPI components, where TraitDetails points.
     void [flowConfigSchema, tableConfigSchema, pageConfigSchema, userConfigSchema];
 
@@ -23,12 +23,12 @@ export const traitsRoutes = (deps: { traits: TraitsService }): FastifyPluginAsyn
       '/:objectUuid',
       {
         config: readAuth,
-        schema: { tags, description: 'The traits of the object: page 0 by default, at most 100 a page (a larger limit is clamped).', params: objectParams, querystring: traitListQuerySchema, response: { 200: listEnvelope(traitSchema), ...errorResponses(400, 401, 403, 404) } },
+        schema: { tags, description: 'The traits of the object: page 0 (the first) by default, at most 100 a page (a larger limit is a 400).', params: objectParams, querystring: traitListQuerySchema, response: { 200: listEnvelope(traitSchema), ...errorResponses(400, 401, 403, 404) } },
       },
       async (request) => {
         const { limit } = request.query;
-        const n = Math.max(request.query.page, 1);
-        const { rows, total } = await traits.list(companyActor(request).tenant, request.params.objectUuid, limit, (n - 1) * limit);
+        const n = request.query.page;
+        const { rows, total } = await traits.list(companyActor(request).tenant, request.params.objectUuid, limit, pageOffset(n, limit));
         return page(rows.map(toTrait), total, n, limit);
       },
     );

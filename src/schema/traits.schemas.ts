@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { traitNameSchema } from '../../aggregates/trait/trait.schemas.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.js';
+import { limitQueryField, pageQueryField } from '../../aggregates/kernel/paging.js';
 import type { TraitRow } from '../../read-models/traits.queries.js';
 
 export const traitSchema = z
@@ -19,11 +19,8 @@ export const traitBodySchema = z
   .describe('The trait details, a JSON map: Flow {stageProperty, stages?}; Table {columns: [{property, width?}], defaultSort?: {property, direction}}; Page {titleProperty?, slugProperty?, pathPrefix?}; User {emailProperty?}. See the FlowTrait, TableTrait, PageTrait and UserTrait schemas.')
   .meta({ id: 'TraitDetails' });
 
-/** Spec 8: page 0 by default (0 and 1 both mean the first page); at most 100 a page, a larger limit is clamped. */
-export const traitListQuerySchema = z.object({
-  page: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).default(DEFAULT_LIMIT).transform((n) => Math.min(n, MAX_LIMIT)),
-});
+/** Spec 8: page 0 (the first) by default; at most 100 a page (a larger limit is a 400). */
+export const traitListQuerySchema = z.object({ page: pageQueryField, limit: limitQueryField });
 
 export const toTrait = (row: TraitRow): z.infer<typeof traitSchema> => ({
   objectUuid: row.object_uuid,

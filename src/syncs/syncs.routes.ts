@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, pageOffset } from '../http/pagination.js';
 import { createSyncBodySchema, syncSchema, toSync, updateSyncBodySchema } from './syncs.schemas.js';
 import type { SyncsService } from './syncs.service.js';
 
@@ -39,7 +39,7 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
       async (request) => {
         const { limit, page: n, query, filters } = request.body;
         const deleted = filters.some((f) => f.key === 'deleted' && f.value === true);
-        const { rows, total } = await syncs.list(companyActor(request).tenant, { deleted, query, limit, offset: (n - 1) * limit });
+        const { rows, total } = await syncs.list(companyActor(request).tenant, { deleted, query, limit, offset: pageOffset(n, limit) });
         return page(rows.map(toSync), total, n, limit);
       },
     );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { scopeNames } from '../auth/scopes.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, pageOffset } from '../http/pagination.js';
 import type { TeamsService, TeamView } from './teams.service.js';
 
 const tags = ['teams'];
@@ -59,7 +59,7 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
 
     app.post('/index', { config: read, schema: { tags, body: paginationBody, response: { 200: listEnvelope(teamSchema) } } }, async (request) => {
       const { limit, page: n } = request.body;
-      const { rows, total } = await teams.list(companyActor(request).tenant, limit, (n - 1) * limit);
+      const { rows, total } = await teams.list(companyActor(request).tenant, limit, pageOffset(n, limit));
       return page(rows.map(toTeam), total, n, limit);
     });
 

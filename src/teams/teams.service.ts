@@ -3,6 +3,7 @@ import { notFound } from '../../aggregates/kernel/errors.js';
 import { teamDecider, type TeamCommand } from '../../aggregates/team/team.decider.js';
 import { teamStream } from '../../aggregates/team/team.events.js';
 import { memberOf } from '../../read-models/memberships.queries.js';
+import { getRecord } from '../../read-models/records.queries.js';
 import { membersOfTeams, recordsOfTeam, teamOf, teamsOf, type TeamMemberRow, type TeamRow } from '../../read-models/teams.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
@@ -66,8 +67,13 @@ export function makeTeamsService(deps: { db: Db; store: EventStore }) {
       return view(ctx.tenant, teamUuid);
     },
 
-    /** The team side of assignment; the record's existence in the tenant is checked once records exist. */
+    /**
+     * The team side of assignment. The record must be one of the company's (archived or not):
+     * another company's record, or a uuid of nothing, is the same 404 and nothing is written.
+     */
     async assignRecord(ctx: CommandContext, teamUuid: string, recordUuid: string) {
+      if (!(await teamOf(db, ctx.tenant, teamUuid))) throw notFound('Team', teamUuid);
+      if (!(await getRecord(db, ctx.tenant, recordUuid))) throw notFound('Record', recordUuid);
       await onTeam(ctx, teamUuid, { type: 'AssignTeamRecord', recordUuid });
       return recordsOfTeam(db, ctx.tenant, teamUuid);
     },

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody } from '../http/pagination.js';
+import { paginationBody, pageOffset } from '../http/pagination.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import { deliveryDetailSchema, deliverySchema, toAttempt, toDelivery } from './webhooks.schemas.js';
 import type { DeliveryStatus } from '../../read-models/webhooks.queries.js';
@@ -51,7 +51,7 @@ export const deliveriesRoutes = (deps: { deliveries: DeliveriesService }): Fasti
         const { limit, page: n, filters } = request.body;
         const wanted = filters.find((f) => f.key === 'status')?.value;
         const status = (statuses as readonly unknown[]).includes(wanted) ? (wanted as DeliveryStatus) : undefined;
-        const { rows, total } = await deliveries.list(owner(request), request.params.uuid, { status, limit, offset: (n - 1) * limit });
+        const { rows, total } = await deliveries.list(owner(request), request.params.uuid, { status, limit, offset: pageOffset(n, limit) });
         return page(rows.map(toDelivery), total, n, limit);
       },
     );

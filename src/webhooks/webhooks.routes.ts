@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { namedTopics, recordActions, TOPIC_GRAMMAR } from '../../aggregates/webhook/webhook.topics.js';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
-import { paginationBody, type PaginationRequest } from '../http/pagination.js';
+import { paginationBody, type PaginationRequest, pageOffset } from '../http/pagination.js';
 import { createWebhookBodySchema, formatSchema, toWebhook, updateWebhookBodySchema, webhookFormatList, webhookSchema } from './webhooks.schemas.js';
 import type { WebhookOwner, WebhooksService } from './webhooks.service.js';
 import type { Db } from '../db/db.js';
@@ -34,7 +34,7 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
     /** One page of the company's webhooks, optionally those whose topic contains `topicContains`. */
     async function list(request: FastifyRequest, body: PaginationRequest, topicContains?: string) {
       const { limit, page: n, query } = body;
-      const { rows, total } = await webhooks.list(companyOwner(request), { topicContains, query, limit, offset: (n - 1) * limit });
+      const { rows, total } = await webhooks.list(companyOwner(request), { topicContains, query, limit, offset: pageOffset(n, limit) });
       return page(rows.map(toWebhook), total, n, limit);
     }
 

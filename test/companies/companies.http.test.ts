@@ -55,11 +55,14 @@ describe('companies', () => {
   it('lists only the caller\'s companies, paginated', async () => {
     const extra = (await call('POST', '/companies', a.headers, { name: 'Alpha Two', subdomain: sub() })).json().data.uuid;
     const all = (await call('POST', '/companies/index', a.headers, {})).json();
-    expect(all).toMatchObject({ total: 2, page: 1, lastPage: 1 });
+    expect(all).toMatchObject({ total: 2, page: 0, lastPage: 0 });
     expect(all.data.map((c: { uuid: string }) => c.uuid).sort()).toEqual([a.companyUuid, extra].sort());
-    const second = (await call('POST', '/companies/index', a.headers, { limit: 1, page: 2 })).json();
-    expect(second).toMatchObject({ total: 2, page: 2, perPage: 1, lastPage: 2 });
+    const second = (await call('POST', '/companies/index', a.headers, { limit: 1, page: 1 })).json();
+    expect(second).toMatchObject({ total: 2, page: 1, perPage: 1, lastPage: 1 });
     expect(second.data).toHaveLength(1);
+    const first = (await call('POST', '/companies/index', a.headers, { limit: 1, page: 0 })).json();
+    expect(first).toMatchObject({ page: 0, lastPage: 1 });
+    expect([...first.data, ...second.data].map((c: { uuid: string }) => c.uuid).sort()).toEqual([a.companyUuid, extra].sort());
   });
 
   it('reads and updates its own company', async () => {

@@ -36,7 +36,7 @@ describe('history and time travel', () => {
 
     const history = await call(t.app, admin, 'GET', `/api/v2/records/${uuid}/history`);
     expect(history.status).toBe(200);
-    expect(history.body).toMatchObject({ total: 5, page: 1, perPage: 25, lastPage: 1 });
+    expect(history.body).toMatchObject({ total: 5, page: 0, perPage: 25, lastPage: 0 });
     const entries = history.body.data;
     expect(entries.map((e: { type: string }) => e.type)).toEqual(['RecordRestored', 'RecordArchived', 'RecordUpdated', 'RecordUpdated', 'RecordCreated']);
     expect(entries.map((e: { revision: number }) => e.revision)).toEqual([4, 3, 2, 1, 0]);
@@ -46,10 +46,10 @@ describe('history and time travel', () => {
     expect(entries[1]).toMatchObject({ requestId: 'trace-archive', data: { mode: 'archive' } });
     for (const e of entries) expect(typeof e.occurredAt).toBe('number');
 
-    const page2 = await call(t.app, admin, 'GET', `/api/v2/records/${uuid}/history?limit=2&page=2`);
-    expect(page2.body).toMatchObject({ total: 5, page: 2, perPage: 2, lastPage: 3 });
+    const page2 = await call(t.app, admin, 'GET', `/api/v2/records/${uuid}/history?limit=2&page=1`);
+    expect(page2.body).toMatchObject({ total: 5, page: 1, perPage: 2, lastPage: 2 });
     expect(page2.body.data.map((e: { revision: number }) => e.revision)).toEqual([2, 1]);
-    expect((await call(t.app, admin, 'GET', `/api/v2/records/${uuid}/history?limit=2&page=4`)).body.data).toEqual([]);
+    expect((await call(t.app, admin, 'GET', `/api/v2/records/${uuid}/history?limit=2&page=3`)).body.data).toEqual([]);
 
     const at = async (asOf: string) => data(t.app, admin, 'GET', `/api/v2/records/${uuid}?asOf=${encodeURIComponent(asOf)}`);
     expect((await at('0')).properties).toEqual({ title: 'First', n: 1 });

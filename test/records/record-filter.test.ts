@@ -52,9 +52,12 @@ describe('operators', () => {
     expect(recordIndexRequestSchema.parse({ filters: [{ key: 'name', operator: 'STARTS_WITH', value: 'x' }] }).filters[0]!.operator).toBe('startsWith');
   });
 
-  it('applies defaults and clamps the limit', () => {
-    const r = recordIndexRequestSchema.parse({ limit: 5000, page: 0 });
-    expect(r).toMatchObject({ limit: 100, page: 1, archived: 'exclude', filters: [], sort: [] });
+  it('applies defaults, numbers pages from 0 and refuses a limit above the maximum', () => {
+    expect(recordIndexRequestSchema.parse({})).toMatchObject({ limit: 25, page: 0, archived: 'exclude', filters: [], sort: [] });
+    expect(recordIndexRequestSchema.parse({ limit: 100, page: 3 })).toMatchObject({ limit: 100, page: 3 });
+    const tooMany = recordIndexRequestSchema.safeParse({ limit: 5000 });
+    expect(tooMany.success).toBe(false);
+    expect(tooMany.error?.issues[0]?.message).toBe('limit is at most 100');
   });
 });
 
@@ -151,7 +154,7 @@ describe('in-memory index', () => {
     const rows = [rec('3', { amount: 1 }), rec('1', {}), rec('2', { amount: 1 }), rec('4', { amount: 5 })];
     const asc = compileIndexRequest(catalog, recordIndexRequestSchema.parse({ sort: [{ key: 'amount' }] }));
     expect(evaluateIndex(asc, rows).rows.map((r) => r.uuid)).toEqual(['2', '3', '4', '1']);
-    const desc = compileIndexRequest(catalog, recordIndexRequestSchema.parse({ sort: [{ key: 'amount', direction: 'desc' }], limit: 2, page: 2 }));
+    const desc = compileIndexRequest(catalog, recordIndexRequestSchema.parse({ sort: [{ key: 'amount', direction: 'desc' }], limit: 2, page: 1 }));
     expect(evaluateIndex(desc, rows)).toMatchObject({ total: 4, rows: [{ uuid: '3' }, { uuid: '1' }] });
   });
 });

@@ -100,7 +100,7 @@ const requestArb = fc.record(
     groups: fc.array(fc.record({ items: fc.array(filterArb.map(({ key, ...rest }) => ({ property: key, ...rest })), { minLength: 1, maxLength: 2 }) }), { maxLength: 2 }),
     sort: fc.array(fc.record({ key: fc.constantFrom(...sortKeys), direction: fc.constantFrom('asc', 'desc') }), { maxLength: 2 }),
     limit: fc.integer({ min: 1, max: 8 }),
-    page: fc.integer({ min: 1, max: 4 }),
+    page: fc.integer({ min: 0, max: 3 }),
     archived: fc.constantFrom('exclude', 'include', 'only'),
   },
   { requiredKeys: ['filters', 'sort', 'limit', 'page'] },

@@ -75,18 +75,20 @@ describe('traits', () => {
     expectErrorBody(await call(t.app, admin, 'GET', traitUrl(deal.uuid, 'Kanban')), 400, 'INVALID_VALUE');
   });
 
-  it('lists traits: page 0 by default, at most 100 a page (a larger limit is clamped), bad paging refused with the error body', async () => {
+  it('lists traits: pages from 0 (0 by default), at most 100 a page (a larger limit is a 400 naming it), bad paging refused with the error body', async () => {
     const obj = await anObject(t.app, admin);
     await aProperty(t.app, admin, obj.uuid, { name: 'state', type: 'string', format: 'select', options: [{ value: 'a', label: 'A' }] });
     await data(t.app, admin, 'POST', traitUrl(obj.uuid, 'Flow'), { stageProperty: 'state' });
     await data(t.app, admin, 'POST', traitUrl(obj.uuid, 'Table'), { columns: [{ property: 'state' }] });
     await data(t.app, admin, 'POST', traitUrl(obj.uuid, 'Page'), {});
     const all = await call(t.app, admin, 'GET', traitUrl(obj.uuid));
-    expect(all.body).toMatchObject({ total: 3, page: 1, perPage: 25, lastPage: 1 });
+    expect(all.body).toMatchObject({ total: 3, page: 0, perPage: 25, lastPage: 0 });
     expect(all.body.data.map((x: { traitName: string }) => x.traitName)).toEqual(['Flow', 'Page', 'Table']);
     expect((await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?page=0&limit=2`)).body.data.map((x: { traitName: string }) => x.traitName)).toEqual(['Flow', 'Page']);
-    expect((await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?page=2&limit=2`)).body).toMatchObject({ page: 2, perPage: 2, lastPage: 2, data: [{ traitName: 'Table' }] });
-    expect((await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?limit=1000`)).body.perPage).toBe(100);
+    expect((await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?page=1&limit=2`)).body).toMatchObject({ page: 1, perPage: 2, lastPage: 1, data: [{ traitName: 'Table' }] });
+    const tooMany = await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?limit=1000`);
+    expectErrorBody(tooMany, 400, 'INVALID_VALUE');
+    expect(JSON.stringify(tooMany.body.errors)).toContain('100');
     expectErrorBody(await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?page=-1`), 400);
     expectErrorBody(await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?limit=0`), 400);
     expectErrorBody(await call(t.app, admin, 'GET', `${traitUrl(obj.uuid)}?limit=many`), 400);

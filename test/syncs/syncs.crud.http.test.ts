@@ -57,7 +57,7 @@ describe('sync CRUD', () => {
     expect(updated).toMatchObject({ enabled: false, revision: 1, mappings: [{ source: 'email', target: 'companyEmail' }, { source: 'score', target: 'rank' }] });
 
     const list = await call(t.app, owner, 'POST', '/api/v2/sync/index', {});
-    expect(list.body).toMatchObject({ total: 1, page: 1 });
+    expect(list.body).toMatchObject({ total: 1, page: 0 });
     expect(list.body.data[0].uuid).toBe(sync.uuid);
 
     expect((await call(t.app, owner, 'DELETE', `/api/v2/sync/${sync.uuid}`)).body.data).toBe('deleted');

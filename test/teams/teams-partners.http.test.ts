@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
+import { aRecord, anObjectWith } from '../records/records-fixtures.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 let t: TestApp;
@@ -84,7 +85,8 @@ describe('teams', () => {
 
   it('assigns records to a team (the team side)', async () => {
     const team = (await call('POST', '/teams', admin.headers, { name: 'Owners' })).json().data;
-    const [r1, r2] = [randomUUID(), randomUUID()];
+    const object = await anObjectWith(t.app, admin, { title: { type: 'string', format: 'text' } });
+    const [r1, r2] = [(await aRecord(t.app, admin, object.name, { title: 'one' })).uuid, (await aRecord(t.app, admin, object.name, { title: 'two' })).uuid];
     expect((await call('PUT', `/teams/${team.uuid}/records/${r1}`, admin.headers)).json().data).toEqual([r1]);
     expect((await call('PUT', `/teams/${team.uuid}/records/${r2}`, admin.headers)).json().data).toEqual([r1, r2]);
     expect((await call('PUT', `/teams/${team.uuid}/records/${r1}`, admin.headers)).json().data).toEqual([r1, r2]);

@@ -99,12 +99,12 @@ describe('webhook CRUD', () => {
     await create(me, { ...base, topic: 'record.contact.created' });
     const all = await t.app.inject({ method: 'POST', url: '/api/v2/webhooks/index', headers: me.headers, payload: {} });
     expect(all.statusCode).toBe(200);
-    expect(all.json()).toMatchObject({ total: 3, page: 1, lastPage: 1 });
+    expect(all.json()).toMatchObject({ total: 3, page: 0, lastPage: 0 });
     expect(all.json().data.map((w: { index: number }) => w.index)).toEqual([0, 1, 2]);
     const deals = await t.app.inject({ method: 'POST', url: '/api/v2/webhooks/index/deal', headers: me.headers, payload: {} });
     expect(deals.json().data.map((w: { topic: string }) => w.topic)).toEqual(['record.deal.created', 'record.deal.updated']);
-    const paged = await t.app.inject({ method: 'POST', url: '/api/v2/webhooks/index', headers: me.headers, payload: { limit: 2, page: 2 } });
-    expect(paged.json()).toMatchObject({ total: 3, page: 2, perPage: 2, lastPage: 2 });
+    const paged = await t.app.inject({ method: 'POST', url: '/api/v2/webhooks/index', headers: me.headers, payload: { limit: 2, page: 1 } });
+    expect(paged.json()).toMatchObject({ total: 3, page: 1, perPage: 2, lastPage: 1 });
     expect(paged.json().data).toHaveLength(1);
     const search = await t.app.inject({ method: 'POST', url: '/api/v2/webhooks/index', headers: me.headers, payload: { query: 'deals in' } });
     expect(search.json().data.map((w: { name: string }) => w.name)).toEqual(['deals in']);
