@@ -62,7 +62,8 @@ export class UploadInspector extends Transform {
   private heldBytes = 0;
 
   constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[] }) {
-    super();
+    // Room for a few socket reads each way: at the default 16 KiB every chunk pauses the upload.
+    super({ writableHighWaterMark: 1 << 20, readableHighWaterMark: 1 << 20 });
   }
 
   get sha256() {
