@@ -19,7 +19,7 @@ import { webpageUploadRoutes } from './webpage-uploads.routes.js';
  */
 export async function registerFiles(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
   const { config, db, store } = deps;
-  const storage = openStorage(config);
+  const storage = await openStorage(config);
   const files = makeFilesService({ db, store, storage, records: makeRecordsService({ db, store }) });
   await app.register(async (scope) => {
     // Multipart only here; a part past the file limit is cut, and the upload inspector refuses it.
