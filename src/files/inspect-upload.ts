@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 
 /** How many leading bytes the type is sniffed from (file-type's own need is 4100). */
 const HEAD = 4100;
@@ -35,6 +34,8 @@ function looksLikeText(head: Buffer): boolean {
  * for text (which has none) a look for markup, so an HTML page or an SVG is known as one.
  */
 export async function sniffType(head: Buffer): Promise<string> {
+  // Loaded on the first upload, not at start: a server that takes no files never pays for it.
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(head);
   if (found && found.mime !== 'application/xml') return found.mime;
   if (!found && !looksLikeText(head)) return 'application/octet-stream';
