@@ -12,6 +12,7 @@ import { webhooksProjection } from './webhooks.projection.js';
 import { syncsProjection } from './syncs.projection.js';
 import { recordsProjection } from './records.projection.js';
 import { savedFiltersProjection } from './saved-filters.projection.js';
+import { filesProjection } from './files.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -31,4 +32,6 @@ export const projections: readonly Projection[] = [
   // Records (issue 5).
   recordsProjection,
   savedFiltersProjection,
+  // Files (issue 17).
+  filesProjection,
 ];

@@ -28,6 +28,7 @@ import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
+import { registerFiles } from './files/files.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,5 +105,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerWebhooks(app, { config, db, store });
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
+  await registerFiles(app, { config, db, store, records });
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkFilesConfig, filesConfigShape } from './files/files.config.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -49,8 +50,10 @@ const configSchema = z
     WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(60),
     WEBHOOK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(10).default(1000),
     WEBHOOK_REPLAY_MAX: z.coerce.number().int().min(1).default(10_000),
+    ...filesConfigShape,
   })
   .superRefine((c, ctx) => {
+    checkFilesConfig(c, ctx);
     if (c.EVENT_STORE === 'eventstoredb' && !c.EVENTSTORE_URL) {
       ctx.addIssue({ code: 'custom', path: ['EVENTSTORE_URL'], message: 'is required when EVENT_STORE=eventstoredb' });
     }

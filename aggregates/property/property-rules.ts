@@ -44,6 +44,8 @@ function checkPattern(p: Problems, pattern: string) {
   }
 }
 
+const MEDIA_TYPE = /^[a-z]+\/([a-z0-9][a-z0-9.+-]*|\*)$/;
+
 /** Checks a new property's definition and returns it normalised; throws one 400 listing every problem. */
 export function checkDefinition(input: PropertyInput, linked: LinkedRelationFact | null): PropertyDefinition {
   const p = problems();
@@ -58,8 +60,12 @@ export function checkDefinition(input: PropertyInput, linked: LinkedRelationFact
   if (optionFormats.includes(format)) {
     if (!input.options?.length) p.add('body.options', `format ${format} needs a list of options`, 'Send options as [{"value": "new", "label": "New"}, ...]');
     else options = checkOptions(p, input.options);
+  } else if (format === 'file' && input.options?.length) {
+    // A file property's options are the types it accepts (docs/files.md), e.g. image/png or image/*.
+    options = checkOptions(p, input.options);
+    options.forEach((o, i) => MEDIA_TYPE.test(o.value) || p.add(`body.options.${i}.value`, `"${o.value}" is not a media type`, 'Use a type like image/png, or a family like image/*', 'INVALID_VALUE'));
   } else if (input.options?.length) {
-    p.add('body.options', `format ${format} takes no options`, 'Leave options out, or use format select or multi-select');
+    p.add('body.options', `format ${format} takes no options`, 'Leave options out, or use format select or multi-select (or file, to list its accepted types)');
   }
 
   const minLength = input.minLength ?? null;

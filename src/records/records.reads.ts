@@ -15,7 +15,8 @@ import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setB
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
-import { definitionsOf, objectNotFound, type Created } from './records.service.js';
+import { definitionsOf } from './record-definitions.js';
+import { objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
 
 export const catalogOf = (objects: readonly RecordObject[]): FilterCatalog['properties'] => {

@@ -8,6 +8,7 @@ import { handleCommand, type CommandContext } from '../commands/command-handler.
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { objectByName, recordObjects } from './object-cache.js';
+import { definitionsOf } from './record-definitions.js';
 import { recordRowLoader } from './view-loader.js';
 import type { EventStore } from '../event-store/port.js';
 
@@ -32,13 +33,6 @@ export interface Created extends Written {
   objects: RecordObject[];
   definitions: PropertyDefinition[];
   createdAt: number;
-}
-
-/** The definitions a record is checked against: its object's, then those its extended objects add. */
-export function definitionsOf(objects: readonly RecordObject[]): PropertyDefinition[] {
-  const seen = new Map<string, PropertyDefinition>();
-  for (const o of objects) for (const p of o.properties) if (!seen.has(p.name)) seen.set(p.name, p);
-  return [...seen.values()];
 }
 
 /** A unique value another record holds: which property, from the database's complaint when it says. */

@@ -1,0 +1,110 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertKey, type ObjectStorage } from './storage.port.js';
+import { signPath, verifyPath, type SignedQuery, type Verdict } from './url-signing.js';
+
+export interface LocalStorage extends ObjectStorage {
+  readonly kind: 'local';
+  /** Checks a request to the signed-download route (see url-signing.ts). */
+  verify(method: string, path: string, query: Partial<SignedQuery>, nowMs: number): Promise<Verdict>;
+}
+
+/**
+ * The signing key: FILES_SIGNING_KEY when set, otherwise 32 random bytes written once (mode 0600)
+ * into the data folder, so URLs stay valid across restarts and every process on the folder agrees.
+ */
+async function signingKey(root: string, configured: string | undefined): Promise<Buffer> {
+  if (configured) return Buffer.from(configured, 'utf8');
+  const file = join(root, 'signing.key');
+  try {
+    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await mkdir(root, { recursive: true });
+  try {
+    // 'wx': when two processes start at once, one writes and the other reads the winner's key.
+    await writeFile(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  await chmod(file, 0o600);
+  return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
+}
+
+/**
+ * Local disk (the embedded default): objects under `<root>/objects/<key>`. A put writes a temporary
+ * file in `<root>/tmp`, flushes it to disk and renames it into place, so an object is there whole
+ * or not at all. Nothing is created until the first write or URL.
+ */
+export function createLocalStorage(o: { root: string; publicBaseUrl: string; signingKey?: string }): LocalStorage {
+  const objects = join(o.root, 'objects');
+  const tmp = join(o.root, 'tmp');
+  let key: Promise<Buffer> | undefined;
+  const secret = () => (key ??= signingKey(o.root, o.signingKey).catch((err) => { key = undefined; throw err; }));
+  const pathOf = (k: string) => {
+    assertKey(k);
+    return join(objects, ...k.split('/'));
+  };
+
+  return {
+    kind: 'local',
+
+    async put(k, body) {
+      const target = pathOf(k);
+      await mkdir(tmp, { recursive: true });
+      const part = join(tmp, `${randomUUID()}.part`);
+      try {
+        await pipeline(body, createWriteStream(part, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 }));
+        // Durable before the event that names it commits: a crash must not leave an event without bytes.
+        const file = await open(part, 'r+');
+        try {
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+        await mkdir(dirname(target), { recursive: true });
+        await rename(part, target);
+      } catch (err) {
+        await rm(part, { force: true });
+        throw err;
+      }
+    },
+
+    async get(k) {
+      const path = pathOf(k);
+      try {
+        await stat(path);
+      } catch {
+        return null;
+      }
+      return createReadStream(path, { highWaterMark: 1 << 20 }) as Readable;
+    },
+
+    async exists(k) {
+      try {
+        return (await stat(pathOf(k))).isFile();
+      } catch {
+        return false;
+      }
+    },
+
+    async delete(k) {
+      await rm(pathOf(k), { force: true });
+    },
+
+    async signedGetUrl(k, headers, t) {
+      assertKey(k);
+      const expires = Math.floor(t.now / 1000) + t.ttlSeconds;
+      return o.publicBaseUrl.replace(/\/+$/, '') + signPath(await secret(), k, headers, expires);
+    },
+
+    async verify(method, path, query, nowMs) {
+      return verifyPath(await secret(), method, path, query, nowMs);
+    },
+  };
+}

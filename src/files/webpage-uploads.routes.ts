@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../aggregates/kernel/errors.js';
+import type { FileStored } from '../../aggregates/file/file.events.js';
+import { commandContext } from '../auth/actor.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { envelope, ok } from '../http/envelope.js';
+import { getRecord } from '../../read-models/records.queries.js';
+import type { FilesService } from './files.service.js';
+import { noFile, refuseDeclaredLength, sendUploadFailure, storePart } from './uploads.js';
+
+/** The public URL of a public file: served by public-files.routes.ts. */
+export const publicUrlOf = (config: Config, tenant: string, file: Pick<FileStored, 'fileUuid' | 'name'>) =>
+  `${config.APP_URL.replace(/\/+$/, '')}/api/v2/files/public/${tenant}/${file.fileUuid}/${encodeURIComponent(file.name)}`;
+
+/**
+ * Spec 4.4's uploads: `POST /webpages/{uuid}/uploadFile` (into the page's attachments folder) and
+ * `POST /webpages/uploadFile`; both answer the public URL. The page is only checked to be a record
+ * of the caller's company (the webpages slice owns pages).
+ */
+export const webpageUploadRoutes = (deps: { files: FilesService; config: Config; db: Db }): FastifyPluginAsyncZod => async (app) => {
+  const { files, config, db } = deps;
+  const tags = ['webpages'];
+
+  async function upload(request: FastifyRequest, reply: FastifyReply, pageUuid: string | null) {
+    const ctx = commandContext(request);
+    const early = refuseDeclaredLength(request, config);
+    if (early) return sendUploadFailure(request, reply, early);
+    if (pageUuid && !(await getRecord(db, ctx.tenant, pageUuid))) throw notFound('Webpage', pageUuid);
+    const part = await request.file();
+    if (!part) throw noFile();
+    let stored: FileStored;
+    try {
+      stored = await storePart(files, ctx.tenant, part, { accepted: [], visibility: 'public', pageUuid }, { left: config.FILES_MAX_REQUEST_BYTES, maxFile: config.FILES_MAX_FILE_BYTES }, true);
+    } catch (err) {
+      return sendUploadFailure(request, reply, err);
+    }
+    await files.commit(ctx, stored);
+    reply.code(201);
+    return ok(publicUrlOf(config, ctx.tenant, stored), 'created');
+  }
+
+  app.post('/:uuid/uploadFile', { config: { auth: {} }, schema: { tags, description: "Uploads a file into the page's attachments folder with public access; answers its public URL.", params: z.object({ uuid: z.uuid() }), response: { 201: envelope(z.string()) } } }, async (request, reply) =>
+    upload(request, reply, request.params.uuid.toLowerCase()),
+  );
+
+  app.post('/uploadFile', { config: { auth: {} }, schema: { tags, description: 'Uploads a file with public access; answers its public URL.', response: { 201: envelope(z.string()) } } }, async (request, reply) =>
+    upload(request, reply, null),
+  );
+};
