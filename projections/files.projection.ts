@@ -1,8 +1,6 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { fileEventTypes, type FileEvent } from '../aggregates/file/file.events.js';
+import { fileEventTypes, fileUuidOfStream, type FileEvent } from '../aggregates/file/file.events.js';
 import type { Projection } from './projection.js';
-
-const fileUuidOf = (streamId: string) => streamId.slice('file-'.length);
 
 /**
  * `rm_files` and `rm_file_attachments`. Every change moves the file row's revision first and
@@ -15,7 +13,7 @@ export const filesProjection: Projection = {
   async apply(stored, tx) {
     const event = stored as StoredEvent<FileEvent> & FileEvent;
     const { tenant, revision } = stored;
-    const uuid = fileUuidOf(stored.streamId);
+    const uuid = fileUuidOfStream(stored.streamId);
     const at = stored.metadata.occurredAt;
     const by = stored.metadata.userUuid;
     const moved = `update rm_files set revision = $3, updated_at = $4, updated_by = $5 where tenant = $1 and file_uuid = $2 and revision < $3 returning 1`;

@@ -35,4 +35,7 @@ export const fileEventSchema = z.discriminatedUnion('type', [fileUploaded, fileA
 export type FileEvent = z.infer<typeof fileEventSchema>;
 export const fileEventTypes = fileEventSchema.options.map((o) => o.shape.type.value);
 
-export const fileStream = (fileUuid: string) => `file-${fileUuid}`;
+export const FILE_STREAM_PREFIX = 'file-';
+export const fileStream = (fileUuid: string) => `${FILE_STREAM_PREFIX}${fileUuid}`;
+/** The file uuid a file stream id names. */
+export const fileUuidOfStream = (streamId: string) => streamId.slice(FILE_STREAM_PREFIX.length);
