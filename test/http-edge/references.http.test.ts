@@ -23,6 +23,7 @@ interface Ids {
   record: string;
   target: string;
   webhook: string;
+  filter: string;
 }
 type Slot = keyof Ids;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -58,6 +59,7 @@ let a: TestTenant;
 let b: TestTenant;
 let mine: Ids;
 let theirs: Ids;
+let myObjectName: string;
 
 async function idsOf(who: TestTenant): Promise<Ids> {
   const member = await joinCompany(t.app, who);
@@ -66,6 +68,8 @@ async function idsOf(who: TestTenant): Promise<Ids> {
   const property = await aProperty(t.app, who, object.uuid);
   const relation = await aRelation(t.app, who, object.uuid, other.uuid);
   const team = await data(t.app, who, 'POST', '/api/v2/teams', { name: 'Owners' });
+  const filter = await data(t.app, who, 'POST', '/api/v2/filters', { name: 'Saved', objectName: object.name, filters: [] });
+  if (who === a) myObjectName = object.name;
   const webhook = await data(t.app, who, 'POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/in', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=', topic: `record.${object.name}.created` });
   return {
     company: who.companyUuid,
@@ -77,6 +81,7 @@ async function idsOf(who: TestTenant): Promise<Ids> {
     record: (await aRecord(t.app, who, object.name, { title: 'from' })).uuid,
     target: (await aRecord(t.app, who, other.name, { title: 'to' })).uuid,
     webhook: webhook.uuid,
+    filter: filter.uuid,
   };
 }
 
@@ -141,6 +146,7 @@ describe('references to another company', () => {
       { url: '/api/v2/sync', body: (u) => ({ sourceObjectUuid: u, targetObjectUuid: mine.object, relationUuid: mine.relation, mappings: [{ source: 'title', target: 'title' }] }), uuid: 'object' },
       { url: '/api/v2/sync', body: (u) => ({ sourceObjectUuid: mine.object, targetObjectUuid: mine.object, relationUuid: u, mappings: [{ source: 'title', target: 'title' }] }), uuid: 'relation' },
       { url: '/api/v2/webhooks/test', body: (u) => ({ topic: 'record.all.created', recordUuid: u }), uuid: 'record' },
+      { url: `/api/v2/${myObjectName}/index`, body: (u) => ({ savedFilter: u }), uuid: 'filter' },
     ];
     for (const { url, body, uuid } of bodies) {
       const route: Route = { method: 'POST', path: () => url, slots: [] };
