@@ -9,6 +9,7 @@ import { registerNotFound } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerRequestSignal } from './http/request-signal.js';
 import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
@@ -20,6 +21,7 @@ import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
+import { registerOps } from './ops/ops.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +73,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerRequestSignal(app);
   registerNotFound(app);
   await registerRateLimit(app, { enabled: config.RATE_LIMIT_ENABLED, max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS });
   await registerOpenApi(app);
@@ -83,5 +86,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerWebhooks(app, { config, db: platform.db, store: platform.store });
   await registerSyncs(app, { config, db: platform.db, store: platform.store });
   await registerRecords(app, { db: platform.db, store: platform.store });
+  await registerOps(app, { config, db: platform.db });
   return app;
 }

@@ -23,10 +23,20 @@ async function openPglite(dataDir: string): Promise<Db> {
 
 /** The composition root: picks the database and the event-store adapter from the config. */
 export async function openPlatform(config: Config, options: { db?: Db; projections?: readonly Projection[] } = {}): Promise<OpenedPlatform> {
+  if (config.DATABASE_URL && !options.db) {
+    // Migrations may build indexes over large tables: they run on a connection of their own with
+    // the maintenance time limit, apart from the API's pool and its short one.
+    const maintenance = createPostgresDb({ connectionString: config.DATABASE_URL, max: 1, statementTimeoutMs: config.MAINTENANCE_STATEMENT_TIMEOUT_MS });
+    try {
+      await migrate(maintenance);
+    } finally {
+      await maintenance.close();
+    }
+  }
   const db = options.db ?? (config.DATABASE_URL
-    ? createPostgresDb({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE })
+    ? createPostgresDb({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, statementTimeoutMs: config.STATEMENT_TIMEOUT_MS })
     : await openPglite(resolve(config.DATA_DIR)));
-  await migrate(db);
+  if (db.kind === 'pglite' || options.db) await migrate(db);
   const projections = options.projections ?? allProjections;
   let store: EventStore;
   if (config.EVENT_STORE === 'eventstoredb') {

@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'PRECONDITION_FAILED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'RATE_LIMITED'
-  | 'STATE_NOT_ALLOWED';
+  | 'STATE_NOT_ALLOWED'
+  | 'STATEMENT_TIMEOUT';
 
 export interface ErrorDetail {
   message: string;

@@ -10,6 +10,7 @@ import { appendStatement } from './postgres.append.js';
 import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
 import { fusedStatements, fusedWriteOf, type FusedStatement } from './postgres.fused-writes.js';
 import { batchQueue } from '../db/batch-queue.js';
+import { detached } from '../db/query-signal.js';
 
 const CHANNEL = 'platform_events';
 const START = '0:0';
@@ -133,7 +134,8 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
 
   // One NOTIFY per burst of appends, sent after commit: NOTIFY inside every append would
   // serialise all commits on the notification queue lock.
-  function announce() {
+  // Subscribers woken here read for everyone: they must not run as part of the appending request.
+  const announce = () => detached(() => {
     wake.next();
     if (notifyScheduled || closed) return;
     notifyScheduled = true;
@@ -141,7 +143,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       notifyScheduled = false;
       if (!closed) db.query(`select pg_notify('${CHANNEL}', '')`).catch(() => {});
     }, NOTIFY_COALESCE_MS).unref();
-  }
+  });
 
   async function appendIn(sql: Sql, tenant: string, streamId: string, events: NewEvent[], expected: ExpectedRevision, payload: string) {
     const st = appendStatement(expected);

@@ -29,6 +29,9 @@ export const statusOf: Record<ErrorCode, number> = {
   PRECONDITION_FAILED: 412,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  // A statement ran past STATEMENT_TIMEOUT_MS and was cancelled: the server is up, this request
+  // is too heavy for it now (docs/operations.md).
+  STATEMENT_TIMEOUT: 503,
 };
 
 export function errorBody(args: {
