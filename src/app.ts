@@ -46,9 +46,10 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   // Once an append has committed, the caches forget what it may have changed.
   const platform: Platform = {
     ...base,
-    store: afterAppend(base.store, (streamId, tenant) => {
-      if (affectsActors(streamId)) forgetActors();
-      if (affectsSchema(streamId)) forgetObjects(tenant);
+    // Awaited: other processes are told (src/cache/cache-bus.ts) before the client hears.
+    store: afterAppend(base.store, async (streamId, tenant) => {
+      if (affectsActors(streamId)) await forgetActors();
+      if (affectsSchema(streamId)) await forgetObjects(tenant);
     }),
   };
   const app = Fastify({
@@ -64,6 +65,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // A request that reaches a kept-alive connection while the server shuts down is answered,
+    // not refused: to its client it was already in flight (docs/operations.md).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('platformConfig', config);

@@ -21,22 +21,33 @@ async function openPglite(dataDir: string): Promise<Db> {
   return createPgliteDb(dataDir);
 }
 
+const migrated = (applied: string[]) => (applied.length === 0 ? 'schema up to date' : `applied ${applied.length} migrations (${applied.at(-1)})`);
+
 /** The composition root: picks the database and the event-store adapter from the config. */
-export async function openPlatform(config: Config, options: { db?: Db; projections?: readonly Projection[] } = {}): Promise<OpenedPlatform> {
+export async function openPlatform(
+  config: Config,
+  options: { db?: Db; projections?: readonly Projection[]; onStep?: (step: string) => void } = {},
+): Promise<OpenedPlatform> {
+  const step = options.onStep ?? (() => {});
   if (config.DATABASE_URL && !options.db) {
     // Migrations may build indexes over large tables: they run on a connection of their own with
     // the maintenance time limit, apart from the API's pool and its short one.
     const maintenance = createPostgresDb({ connectionString: config.DATABASE_URL, max: 1, statementTimeoutMs: config.MAINTENANCE_STATEMENT_TIMEOUT_MS });
     try {
-      await migrate(maintenance);
+      step('migrating PostgreSQL');
+      step(migrated(await migrate(maintenance)));
     } finally {
       await maintenance.close();
     }
   }
+  if (!config.DATABASE_URL && !options.db) step(`opening PGlite in ${resolve(config.DATA_DIR)}`);
   const db = options.db ?? (config.DATABASE_URL
     ? createPostgresDb({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, statementTimeoutMs: config.STATEMENT_TIMEOUT_MS })
     : await openPglite(resolve(config.DATA_DIR)));
-  if (db.kind === 'pglite' || options.db) await migrate(db);
+  if (db.kind === 'pglite' || options.db) {
+    step('migrating');
+    step(migrated(await migrate(db)));
+  }
   const projections = options.projections ?? allProjections;
   let store: EventStore;
   if (config.EVENT_STORE === 'eventstoredb') {

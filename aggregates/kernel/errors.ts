@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'RATE_LIMITED'
   | 'STATE_NOT_ALLOWED'
-  | 'STATEMENT_TIMEOUT';
+  | 'STATEMENT_TIMEOUT'
+  | 'NOT_READY';
 
 export interface ErrorDetail {
   message: string;

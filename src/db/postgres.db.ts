@@ -73,7 +73,8 @@ export function createPostgresDb({ connectionString, max = 20, statementTimeoutM
 
   async function ensureSubscriber() {
     if (!subscriber) {
-      subscriber = createPgListen({ connectionString }, { retryLimit: Infinity });
+      // Payloads are plain text (not pg-listen's default JSON): a channel's listeners parse their own.
+      subscriber = createPgListen({ connectionString }, { retryLimit: Infinity, parse: (payload: string) => payload });
       subscriber.events.on('error', () => {});
       connecting = subscriber.connect();
     }
