@@ -3,14 +3,14 @@ import { loadConfig, ConfigError } from './config.js';
 import { openPlatform } from './platform.js';
 import { buildApp } from './app.js';
 
-// The server's own progress lines (not request logs): a newcomer sees what the start is doing.
-const say = (line: string) => process.stdout.write(`platform: ${line}\n`);
+// The server's own progress lines (not request logs): a newcomer sees what the start is doing,
+// and how long each step took since the process began.
+const say = (line: string) => process.stdout.write(`platform: [${Math.round(performance.now())} ms] ${line}\n`);
 
 // A shutdown that has not finished by then (a request that never ends) exits anyway.
 const SHUTDOWN_LIMIT_MS = 25_000;
 
 async function main() {
-  const started = Date.now();
   let config;
   try {
     config = loadConfig();
@@ -50,7 +50,7 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  say(`listening on ${address} (started in ${Date.now() - started} ms; health: ${address}/api/v2/health)`);
+  say(`listening on ${address} (health: ${address}/api/v2/health)`);
 }
 
 main().catch((err) => {

@@ -1,4 +1,6 @@
+import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { createPostgresDb } from './db/postgres.db.js';
@@ -15,8 +17,23 @@ export interface OpenedPlatform {
   close(): Promise<void>;
 }
 
+/**
+ * A PGlite folder made and migrated by the build (`npm ci` runs it: scripts/build.mjs), beside
+ * the built server: dist/pglite-seed. A first start copies it instead of creating a database,
+ * which takes PGlite 4-6 s (40 s on a loaded machine). Running from the TypeScript sources
+ * there is none, and PGlite creates its folder as before.
+ */
+const pgliteSeed = fileURLToPath(new URL('../pglite-seed/', import.meta.url));
+
 /** PGlite is loaded only when it is the database: its module alone is ~40 MiB of a server's memory. */
-async function openPglite(dataDir: string): Promise<Db> {
+async function openPglite(dataDir: string, step: (line: string) => void): Promise<Db> {
+  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  if (fresh && existsSync(pgliteSeed)) {
+    step(`new data folder ${dataDir}: copying the database prepared at install`);
+    cpSync(pgliteSeed, dataDir, { recursive: true });
+  } else {
+    step(fresh ? `new data folder ${dataDir}: creating the database (takes a few seconds)` : `opening PGlite in ${dataDir}`);
+  }
   const { createPgliteDb } = await import('./db/pglite.db.js');
   return createPgliteDb(dataDir);
 }
@@ -40,10 +57,9 @@ export async function openPlatform(
       await maintenance.close();
     }
   }
-  if (!config.DATABASE_URL && !options.db) step(`opening PGlite in ${resolve(config.DATA_DIR)}`);
   const db = options.db ?? (config.DATABASE_URL
     ? createPostgresDb({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, statementTimeoutMs: config.STATEMENT_TIMEOUT_MS })
-    : await openPglite(resolve(config.DATA_DIR)));
+    : await openPglite(resolve(config.DATA_DIR), step));
   if (db.kind === 'pglite' || options.db) {
     step('migrating');
     step(migrated(await migrate(db)));
