@@ -18,6 +18,9 @@ const configSchema = z
     STATISTICS_CHECK_MS: z.coerce.number().int().min(0).default(30_000),
     EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
     EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb|kurrent|esdb\+discover)(\+discover)?:\/\//, 'must be an esdb:// connection string').optional(),
+    // After SIGTERM/SIGINT: how long the server still accepts and serves (its health route
+    // answering 503) before it stops accepting and finishes what is in flight (docs/operations.md).
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(1000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),

@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { loadConfig, ConfigError } from './config.js';
 import { openPlatform } from './platform.js';
 import { buildApp } from './app.js';
+import { startDraining } from './ops/draining.js';
 
 // The server's own progress lines (not request logs): a newcomer sees what the start is doing,
 // and how long each step took since the process began.
@@ -32,11 +33,15 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping (no new connections; requests in flight finish, reactors stop at a checkpoint)`);
+    say(`${signal}: stopping (health answers 503; ${config.SHUTDOWN_DRAIN_MS} ms more of requests, then no new connections; requests in flight finish, reactors stop at a checkpoint)`);
     setTimeout(() => {
       say(`shutdown took over ${SHUTDOWN_LIMIT_MS} ms; exiting`);
       process.exit(1);
-    }, SHUTDOWN_LIMIT_MS).unref();
+    }, SHUTDOWN_LIMIT_MS + config.SHUTDOWN_DRAIN_MS).unref();
+    // Connections accepted but whose request has not been read yet count as idle, and closing the
+    // server resets them: the drain lets the requests already sent arrive and be served first.
+    startDraining();
+    await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
     try {
       await app.close();
       await platform.close();

@@ -7,6 +7,7 @@ import { joinCacheBus } from '../cache/cache-bus.js';
 import { forgetActorsHere, STALE_ACTORS } from '../auth/actor-cache.js';
 import { forgetObjectsHere, STALE_SCHEMA } from '../records/object-cache.js';
 import { healthRoutes } from './health.routes.js';
+import { isDraining } from './draining.js';
 
 /**
  * What keeps a running server healthy apart from any feature: the health route, caches that other processes'
@@ -19,7 +20,7 @@ export async function registerOps(app: FastifyInstance, deps: { config: Config; 
   app.addHook('preClose', async () => {
     closing = true;
   });
-  await app.register(healthRoutes({ db, reactorsEnabled: config.REACTORS_ENABLED, closing: () => closing }), { prefix: '/api/v2/health' });
+  await app.register(healthRoutes({ db, reactorsEnabled: config.REACTORS_ENABLED, closing: () => closing || isDraining() }), { prefix: '/api/v2/health' });
   let leave: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     leave = await joinCacheBus(db, forgetStale);
