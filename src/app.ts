@@ -12,6 +12,7 @@ import { registerNotFound } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerRequestSignal } from './http/request-signal.js';
 import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
@@ -29,6 +30,7 @@ import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
+import { registerOps } from './ops/ops.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,9 +55,10 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   // Once an append has committed, the caches forget what it may have changed.
   const platform: Platform = {
     ...base,
-    store: afterAppend(base.store, (streamId, tenant) => {
-      if (affectsActors(streamId)) forgetActors();
-      if (affectsSchema(streamId)) forgetObjects(tenant);
+    // Awaited: other processes are told (src/cache/cache-bus.ts) before the client hears.
+    store: afterAppend(base.store, async (streamId, tenant) => {
+      if (affectsActors(streamId)) await forgetActors();
+      if (affectsSchema(streamId)) await forgetObjects(tenant);
     }),
   };
   const app = Fastify({
@@ -73,6 +76,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
+    // A request that reaches a kept-alive connection while the server shuts down is answered,
+    // not refused: to its client it was already in flight (docs/operations.md).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('platformConfig', config);
@@ -82,6 +88,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerRequestSignal(app);
   registerNotFound(app);
   registerJsonBody(app);
   // Before idempotency and every route: nothing unstorable is kept or reaches a handler.
@@ -106,5 +113,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerFiles(app, { config, db, store, records });
+  await registerOps(app, { config, db });
   return app;
 }

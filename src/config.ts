@@ -11,8 +11,17 @@ const configSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+    // Every statement of the API is cancelled after this long (PostgreSQL; 0: no limit), and a
+    // longer one for migrations, rebuilds and statistics (docs/operations.md).
+    STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+    MAINTENANCE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30 * 60_000),
+    // How often the read models' statistics are checked and refreshed (0: never; src/db/statistics.ts).
+    STATISTICS_CHECK_MS: z.coerce.number().int().min(0).default(30_000),
     EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
     EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb|kurrent|esdb\+discover)(\+discover)?:\/\//, 'must be an esdb:// connection string').optional(),
+    // After SIGTERM/SIGINT: how long the server still accepts and serves (its health route
+    // answering 503) before it stops accepting and finishes what is in flight (docs/operations.md).
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(1000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),

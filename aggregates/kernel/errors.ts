@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'PRECONDITION_FAILED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'RATE_LIMITED'
-  | 'STATE_NOT_ALLOWED';
+  | 'STATE_NOT_ALLOWED'
+  | 'STATEMENT_TIMEOUT'
+  | 'NOT_READY';
 
 export interface ErrorDetail {
   message: string;

@@ -1,4 +1,5 @@
 import { shortLived } from '../cache/short-lived.js';
+import { broadcastStale } from '../cache/cache-bus.js';
 import type { CompanyRole } from '../../aggregates/membership/roles.js';
 
 /** A session actor as `loadSessionActor` (sessions.ts) reads it: the row this cache keeps. */
@@ -22,7 +23,9 @@ export interface SessionActorRow {
  * - This process forgets every entry as soon as it changes a session (sign-out, company
  *   selection, a password reset) or appends to a stream an actor is made of (users, companies,
  *   memberships, teams): its own changes are seen by its next request.
- * - Another server process sees such a change within AUTH_CACHE_MS (docs/auth.md).
+ * - Another server process on the same PostgreSQL is told at once (src/cache/cache-bus.ts,
+ *   LISTEN/NOTIFY) and forgets too; AUTH_CACHE_MS bounds it when a notification is missed
+ *   (docs/auth.md, docs/operations.md).
  *
  * One cache per process: session ids are hashes of random tokens, so apps sharing a process
  * cannot read each other's entries.
@@ -38,7 +41,15 @@ export function cachedActor(sessionId: string, now: number): SessionActorRow | u
 
 export const rememberActor = (sessionId: string, row: SessionActorRow, now: number) => actors.set('', sessionId, row, now);
 
-export const forgetActors = () => actors.forget();
+/** Forgets every actor here and tells the other processes to (resolves once they are told). */
+export function forgetActors(): Promise<void> {
+  actors.forget();
+  return broadcastStale(STALE_ACTORS);
+}
+
+/** What another process's forgetActors sends. */
+export const STALE_ACTORS = 'actors';
+export const forgetActorsHere = () => actors.forget();
 
 /** Streams whose events can change who an actor is or what it may do. */
 const ACTOR_STREAMS = /^(user|company|membership|team)-/;

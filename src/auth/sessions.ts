@@ -23,18 +23,18 @@ export async function openSession(sql: Sql, args: { userUuid: string; selectedCo
 
 export async function revokeSession(sql: Sql, sessionId: string, now: number) {
   await sql.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [sessionId, now]);
-  forgetActors();
+  await forgetActors();
 }
 
 /** Ends every open session of a user (after a password reset). */
 export async function revokeUserSessions(sql: Sql, userUuid: string, now: number) {
   await sql.query('update sessions set revoked_at = $2 where user_uuid = $1 and revoked_at is null', [userUuid, now]);
-  forgetActors();
+  await forgetActors();
 }
 
 export async function selectSessionCompany(sql: Sql, sessionId: string, companyUuid: string) {
   await sql.query('update sessions set selected_company = $2 where token_hash = $1', [sessionId, companyUuid]);
-  forgetActors();
+  await forgetActors();
 }
 
 /**

@@ -1,3 +1,5 @@
+import { detached } from './query-signal.js';
+
 /**
  * A batching queue (group commit): work items wait while `maxInFlight` flushes are running, and
  * the next flush takes every waiting item (up to `maxBatch`) at once. Items of one key never
@@ -38,9 +40,9 @@ export function batchQueue<T>(options: {
       // The waiting items spread over the free flushes: every database connection gets work.
       const batch = take(Math.min(options.maxBatch, Math.ceil(queue.length / (options.maxInFlight - inFlight))));
       inFlight++;
-      // `flush` settles its items itself; this only keeps the queue moving.
-      options
-        .flush(batch)
+      // `flush` settles its items itself; this only keeps the queue moving. It works for every
+      // item's caller, so no one request's client leaving may cancel it.
+      detached(() => options.flush(batch))
         .catch(() => {})
         .finally(() => {
           inFlight--;

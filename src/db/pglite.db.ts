@@ -4,6 +4,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { mkdirSync, writeFileSync, unlinkSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db, Sql } from './db.js';
+import { requestGone, requestSignal } from './query-signal.js';
 
 const parsers = { 20: (v: string) => Number(v) };
 
@@ -44,16 +45,28 @@ function isAlive(pid: number) {
   }
 }
 
+/**
+ * PGlite runs one statement at a time inside this process and has no timer to interrupt it:
+ * `statement_timeout` is accepted but never fires, and a running statement cannot be cancelled.
+ * What can be done is done: a statement of a request whose client has gone is not started.
+ */
+function refuseIfGone() {
+  if (requestSignal()?.aborted) throw requestGone();
+}
+
 export function wrapPglite(db: PGlite, lockPath?: string): Db {
   return {
     kind: 'pglite',
     async query<T>(text: string, params?: unknown[]) {
+      refuseIfGone();
       return (await db.query<T>(text, params as unknown[])).rows;
     },
     async queryRows(text: string, params?: unknown[]) {
+      refuseIfGone();
       return (await db.query<unknown[]>(text, params as unknown[], { rowMode: 'array' })).rows;
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
+      refuseIfGone();
       return db.transaction(async (t) => {
         const tx: Sql = { query: async <R>(text: string, params?: unknown[]) => (await t.query<R>(text, params as unknown[])).rows };
         return fn(tx);

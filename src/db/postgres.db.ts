@@ -1,6 +1,7 @@
 import pg from 'pg';
 import pgListen from 'pg-listen';
 import type { Db, Sql } from './db.js';
+import { requestGone, requestSignal } from './query-signal.js';
 
 // pg-listen is CommonJS with an `exports.default`; under ESM the function sits one level down.
 const createPgListen = (pgListen as unknown as { default: typeof pgListen.default }).default;
@@ -11,20 +12,69 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export interface PostgresDbOptions {
   connectionString: string;
   max?: number;
+  /** Every statement of the pool's connections is cancelled after this long (0 or absent: no limit). */
+  statementTimeoutMs?: number;
 }
 
-export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptions): Db {
+export function createPostgresDb({ connectionString, max = 20, statementTimeoutMs = 0 }: PostgresDbOptions): Db {
   // No JIT: the API's statements are short, and a misestimated cost (a filter over a jsonb value,
   // a walk of the log whose limit the planner does not trust) would compile one for 15-25 ms.
-  const pool = new pg.Pool({ connectionString, max, options: '-c jit=off' });
+  // The statement timeout is a startup option, so it holds on every connection from its first
+  // statement, whoever runs it (docs/operations.md).
+  const options = `-c jit=off${statementTimeoutMs > 0 ? ` -c statement_timeout=${Math.floor(statementTimeoutMs)}` : ''}`;
+  const pool = new pg.Pool({ connectionString, max, options });
   // An idle client's error (the server restarting) must not crash the process.
   pool.on('error', () => {});
+  // Cancels go through a connection of their own: a pool full of runaway statements must not
+  // keep the cancel of one of them waiting.
+  let cancelPool: pg.Pool | undefined;
+  const cancelBackend = (pid: number) => {
+    if (!cancelPool) {
+      cancelPool = new pg.Pool({ connectionString, max: 1, options: '-c statement_timeout=5000' });
+      cancelPool.on('error', () => {});
+    }
+    return cancelPool.query('select pg_cancel_backend($1)', [pid]).catch(() => {});
+  };
+
+  /**
+   * A statement for a request (src/db/query-signal.ts): on a connection of its own, cancelled
+   * when the request is aborted. The connection goes back to the pool only once the cancel has
+   * been answered, so a cancel can only reach this statement, or a backend with nothing to do
+   * (PostgreSQL ignores a cancel that arrives while it waits for a command).
+   */
+  async function run(config: pg.QueryConfig | pg.QueryArrayConfig, signal: AbortSignal | undefined): Promise<pg.QueryResult> {
+    if (!signal) return pool.query(config as pg.QueryConfig);
+    if (signal.aborted) throw requestGone();
+    const client = await pool.connect();
+    const stop = cancelOnAbort(client, signal);
+    try {
+      return await client.query(config as pg.QueryConfig);
+    } finally {
+      await stop();
+      client.release();
+    }
+  }
+
+  /** Cancels what `client` runs when `signal` aborts; the returned stop waits for a cancel sent. */
+  function cancelOnAbort(client: pg.PoolClient, signal: AbortSignal | undefined): () => Promise<unknown> {
+    if (!signal) return async () => undefined;
+    let cancelling: Promise<unknown> | undefined;
+    const onAbort = () => {
+      cancelling = cancelBackend((client as unknown as { processID: number }).processID);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    return async () => {
+      signal.removeEventListener('abort', onAbort);
+      return cancelling;
+    };
+  }
   let subscriber: ReturnType<typeof createPgListen> | undefined;
   let connecting: Promise<void> | undefined;
 
   async function ensureSubscriber() {
     if (!subscriber) {
-      subscriber = createPgListen({ connectionString }, { retryLimit: Infinity });
+      // Payloads are plain text (not pg-listen's default JSON): a channel's listeners parse their own.
+      subscriber = createPgListen({ connectionString }, { retryLimit: Infinity, parse: (payload: string) => payload });
       subscriber.events.on('error', () => {});
       connecting = subscriber.connect();
     }
@@ -35,15 +85,18 @@ export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptio
   return {
     kind: 'postgres',
     async query<T>(text: string, params?: unknown[], name?: string) {
-      const result = await pool.query({ text, values: params as unknown[], name });
+      const result = await run({ text, values: params as unknown[], name }, requestSignal());
       return result.rows as T[];
     },
     async queryRows(text: string, params?: unknown[], name?: string) {
-      const result = await pool.query({ text, values: params as unknown[], name, rowMode: 'array' });
+      const result = await run({ text, values: params as unknown[], name, rowMode: 'array' }, requestSignal());
       return result.rows as unknown[][];
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>) {
+      const signal = requestSignal();
+      if (signal?.aborted) throw requestGone();
       const client = await pool.connect();
+      const stop = cancelOnAbort(client, signal);
       try {
         await client.query('BEGIN');
         const tx: Sql = {
@@ -54,9 +107,11 @@ export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptio
         await client.query('COMMIT');
         return out;
       } catch (err) {
+        await stop();
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
+        await stop();
         client.release();
       }
     },
@@ -74,6 +129,7 @@ export function createPostgresDb({ connectionString, max = 20 }: PostgresDbOptio
     },
     async close() {
       if (subscriber) await subscriber.close().catch(() => {});
+      if (cancelPool) await cancelPool.end().catch(() => {});
       await pool.end();
     },
   };

@@ -7,6 +7,7 @@ import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { groupCommit } from './postgres.group-commit.js';
 import { eventColumns, eventOfArray, storedEvent, type EventRow } from './postgres.rows.js';
+import { detached } from '../db/query-signal.js';
 
 const CHANNEL = 'platform_events';
 const START = '0:0';
@@ -50,7 +51,8 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
 
   // One NOTIFY per burst of appends, sent after commit: NOTIFY inside every append would
   // serialise all commits on the notification queue lock.
-  function announce() {
+  // Subscribers woken here read for everyone: they must not run as part of the appending request.
+  const announce = () => detached(() => {
     wake.next();
     if (notifyScheduled || closed) return;
     notifyScheduled = true;
@@ -58,7 +60,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       notifyScheduled = false;
       if (!closed) db.query(`select pg_notify('${CHANNEL}', '')`).catch(() => {});
     }, NOTIFY_COALESCE_MS).unref();
-  }
+  });
 
   const commits = groupCommit({
     db,

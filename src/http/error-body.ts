@@ -29,6 +29,11 @@ export const statusOf: Record<ErrorCode, number> = {
   PRECONDITION_FAILED: 412,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  // A statement ran past STATEMENT_TIMEOUT_MS and was cancelled: the server is up, this request
+  // is too heavy for it now (docs/operations.md).
+  STATEMENT_TIMEOUT: 503,
+  // The health route: the database or the reactors are down, or the server is shutting down.
+  NOT_READY: 503,
 };
 
 export function errorBody(args: {

@@ -3,6 +3,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import { errorBody, statusOf } from './error-body.js';
 import { validationDetails } from './validation-details.js';
+import { isCancelledStatement } from '../db/query-signal.js';
+import { statementTimeout } from './request-signal.js';
 
 interface FrameworkFailure {
   status: number;
@@ -82,10 +84,11 @@ export function frameworkError(err: FastifyError, request: FastifyRequest, reply
 
 /** The one place where every failure becomes the spec's error body. */
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError, request, reply) => {
+  app.setErrorHandler((caught: FastifyError, request, reply) => {
+    const err = isCancelledStatement(caught) ? statementTimeout(request.server.platformConfig.STATEMENT_TIMEOUT_MS) : caught;
     if (err instanceof DomainError) {
       const status = statusOf[err.code];
-      if (status === 429 && typeof err.extra.retryAfterSeconds === 'number') reply.header('retry-after', String(err.extra.retryAfterSeconds));
+      if ((status === 429 || status === 503) && typeof err.extra.retryAfterSeconds === 'number') reply.header('retry-after', String(err.extra.retryAfterSeconds));
       return sendError(request, reply, status, err.message, err.details, {
         roles: err.extra.roles as string[] | undefined,
         scopes: err.extra.scopes as string[] | undefined,

@@ -2,6 +2,7 @@ import type { Projection } from '../../projections/projection.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { applyProjections } from './apply.js';
+import { analyzeTables } from '../db/statistics.js';
 
 const HORIZON_WAIT_MS = 60_000;
 
@@ -37,5 +38,7 @@ export async function rebuildReadModels(db: Db, store: EventStore, projections: 
     events += batch.length;
     after = batch[batch.length - 1]!.checkpoint;
   }
+  // Every row is new: the planner's statistics must describe them before the API plans on them.
+  await analyzeTables(db, tables);
   return { events, ms: Date.now() - started };
 }

@@ -56,6 +56,8 @@ async function loadCheckpoint(db: Db, name: string): Promise<string> {
  */
 export function startReactor<P>(reactor: Reactor<P>, opts: RunnerOptions): ReactorRunner {
   const { db, store } = opts;
+  const mine = running.get(db) ?? new Set<string>();
+  running.set(db, mine.add(reactor.name));
   const log = opts.log.child({ reactor: reactor.name });
   const batchSize = opts.batchSize ?? 200;
   const highWater = opts.highWater ?? 10_000;
@@ -159,6 +161,13 @@ export function startReactor<P>(reactor: Reactor<P>, opts: RunnerOptions): React
       live?.unsubscribe();
       wake?.();
       await done;
+      mine.delete(reactor.name);
     },
   };
 }
+
+/** The reactors started on each database in this process and not stopped (for the health route). */
+const running = new WeakMap<Db, Set<string>>();
+
+/** Names of the reactors running on `db` in this process. */
+export const runningReactors = (db: Db): string[] => [...(running.get(db) ?? [])].sort();

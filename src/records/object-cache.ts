@@ -1,4 +1,5 @@
 import { shortLived } from '../cache/short-lived.js';
+import { broadcastStale } from '../cache/cache-bus.js';
 import { loadRecordObject, type RecordObject } from '../../read-models/records.queries.js';
 import type { Sql } from '../../ports/sql.js';
 
@@ -6,7 +7,8 @@ import type { Sql } from '../../ports/sql.js';
  * The tenant's objects by name with their properties, as record writes and index requests read
  * them, for at most SCHEMA_CACHE_MS (default 1 s; 0 turns the cache off). An append to one of the
  * tenant's object, property, relation or trait streams in this process forgets the tenant's
- * entries at once; another process's schema change is seen within SCHEMA_CACHE_MS. A schema read
+ * entries at once and tells the other processes (src/cache/cache-bus.ts), which forget them when
+ * the notification arrives; SCHEMA_CACHE_MS bounds a missed notification. A schema read
  * is never locked against the write that follows it, so the cache widens that window, it does
  * not open it (docs/records.md).
  */
@@ -15,7 +17,15 @@ const objects = shortLived<RecordObject>({ ttlMs: 1000 });
 export const configureObjectCache = (ms: number) => objects.configure(ms);
 export const cachedObject = (tenant: string, name: string, now: number) => objects.get(tenant, name, now);
 export const rememberObject = (tenant: string, object: RecordObject, now: number) => objects.set(tenant, object.name, object, now);
-export const forgetObjects = (tenant: string) => objects.forget(tenant);
+/** Forgets the tenant's objects here and tells the other processes to (resolves once they are told). */
+export function forgetObjects(tenant: string): Promise<void> {
+  objects.forget(tenant);
+  return broadcastStale(`${STALE_SCHEMA}${tenant}`);
+}
+
+/** What another process's forgetObjects sends: the prefix, then the tenant. */
+export const STALE_SCHEMA = 'schema:';
+export const forgetObjectsHere = (tenant: string) => objects.forget(tenant);
 
 /** The tenant's live object `name` with its live properties, from the cache or read (and kept); null when there is none. */
 export async function objectByName(sql: Sql, tenant: string, name: string): Promise<RecordObject | null> {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { refreshStatistics } from '../../src/db/statistics.js';
+import { rebuildReadModels } from '../../src/projections/rebuild.js';
+import { projections } from '../../projections/index.js';
+import { useTestStore } from '../support/test-db.js';
+
+// Item 5 of issue 20: the planner's statistics are kept fresh by the project, not by autovacuum.
+const ctx = useTestStore();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function analyzedRows(table: string) {
+  const [row] = await ctx.db.query<{ analyzed: boolean; changed: number; reltuples: number }>(
+    `select s.last_analyze is not null as analyzed, s.n_mod_since_analyze::int as changed, c.reltuples::int as reltuples
+       from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = $1`,
+    [table],
+  );
+  return row;
+}
+
+/** PostgreSQL publishes a backend's counts up to a second late: ask until they are there. */
+async function refreshUntil(tables: string[], want: string[]) {
+  for (let i = 0; i < 60; i++) {
+    const done = await refreshStatistics(ctx.db, tables);
+    if (done.length > 0 || want.length === 0) return done;
+    await sleep(100);
+  }
+  return [];
+}
+
+describe('statistics of the read models', () => {
+  it('analyzes a table once it changed past 50 rows plus a tenth of its size, and not before', async () => {
+    await ctx.db.query('create table stats_probe (a int)');
+    await ctx.db.query('insert into stats_probe select generate_series(1, 1000)');
+    expect(await refreshUntil(['stats_probe', 'no_such_table'], ['stats_probe'])).toEqual(['stats_probe']);
+    expect(await analyzedRows('stats_probe')).toEqual({ analyzed: true, changed: 0, reltuples: 1000 });
+
+    // 100 changes of 1,000 rows: under the threshold (150).
+    await ctx.db.query('update stats_probe set a = -a where a <= 100');
+    await sleep(1200);
+    expect(await refreshStatistics(ctx.db, ['stats_probe'])).toEqual([]);
+    // 200 more: 300 changed since the last ANALYZE, past it.
+    await ctx.db.query('delete from stats_probe where a > 800');
+    expect(await refreshUntil(['stats_probe'], ['stats_probe'])).toEqual(['stats_probe']);
+    expect(await analyzedRows('stats_probe')).toEqual({ analyzed: true, changed: 0, reltuples: 800 });
+  });
+
+  it('ends a rebuild with ANALYZE of every read model', async () => {
+    const tables = [...new Set(projections.flatMap((p) => p.tables))];
+    await rebuildReadModels(ctx.db, ctx.store, projections);
+    const [never] = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_user_tables where relname = any($1::text[]) and last_analyze is null',
+      [tables],
+    );
+    const [known] = await ctx.db.query<{ n: number }>('select count(*)::int as n from pg_stat_user_tables where relname = any($1::text[])', [tables]);
+    expect(known!.n).toBe(tables.length);
+    expect(never!.n).toBe(0);
+  });
+});
