@@ -133,23 +133,6 @@ export async function teamsOfRecords(sql: Sql, tenant: string, uuids: readonly s
   return out;
 }
 
-export interface UserRef {
-  uuid: string;
-  name: string;
-}
-
-/** Display names of users (createdBy / updatedBy / deletedBy), by uuid. */
-export async function usersByUuid(sql: Sql, uuids: readonly (string | null)[]): Promise<Map<string, UserRef>> {
-  const wanted = [...new Set(uuids.filter((u): u is string => u !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await sql.query<{ user_uuid: string; name: string }>(
-    `select user_uuid, trim(firstname || ' ' || lastname) as name from users where user_uuid = any($1::uuid[])`,
-    [wanted],
-    'records_users',
-  );
-  return new Map(rows.map((r) => [r.user_uuid, { uuid: r.user_uuid, name: r.name }]));
-}
-
 /** Live records of an object (from the sharded counters): the total of an unfiltered list. */
 export async function objectRecordCount(sql: Sql, tenant: string, objectUuid: string): Promise<{ live: number; archived: number }> {
   const [row] = await sql.query<{ live: number; archived: number }>(

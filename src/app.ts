@@ -13,6 +13,7 @@ import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
 import { afterAppend } from './event-store/after-append.js';
+import { forgetAuditActors, registerAuditFields } from './http/audit-fields.js';
 import { configureIndexCache } from './records/index-cache.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
 import { registerIdentity } from './identity.js';
@@ -45,7 +46,10 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const platform: Platform = {
     ...base,
     store: afterAppend(base.store, (streamId, tenant) => {
-      if (affectsActors(streamId)) forgetActors();
+      if (affectsActors(streamId)) {
+        forgetActors();
+        forgetAuditActors();
+      }
       if (affectsSchema(streamId)) forgetObjects(tenant);
     }),
   };
@@ -77,6 +81,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);
 
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
+  registerAuditFields(app, platform.db);
   const { mailer } = await registerIdentity(app, { config, db: platform.db, store: platform.store });
   await app.register(devRoutes({ db: platform.db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db: platform.db, store: platform.store, recordExists: recordExistsIn(platform.db) });
