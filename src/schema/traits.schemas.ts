@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { traitNameSchema } from '../../aggregates/trait/trait.schemas.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.js';
 import type { TraitRow } from '../../read-models/traits.queries.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 
 export const traitSchema = z
   .object({
@@ -10,6 +11,9 @@ export const traitSchema = z
     details: z.record(z.string(), z.unknown()).describe('FlowTrait, TableTrait, PageTrait or UserTrait'),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema.describe('Always null: a removed trait is not shown'),
     revision: z.number().int(),
   })
   .meta({ id: 'Trait' });
@@ -25,11 +29,12 @@ export const traitListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).default(DEFAULT_LIMIT).transform((n) => Math.min(n, MAX_LIMIT)),
 });
 
-export const toTrait = (row: TraitRow): z.infer<typeof traitSchema> => ({
+export const toTrait = (row: TraitRow, actors: Actors): z.infer<typeof traitSchema> => ({
   objectUuid: row.object_uuid,
   traitName: row.trait,
   details: row.config,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  ...actorFieldsOf(row, actors),
   revision: row.revision,
 });
