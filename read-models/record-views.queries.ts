@@ -30,7 +30,7 @@ export interface RecordViewRow extends RecordRow {
 
 const viewSql = (where: string, links: boolean, definitions = true, from = 'records r', teamTenant = '$3::uuid') => `
 select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
-       r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision,
+       r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision, r.user_uuid,
        (select coalesce(json_agg(json_build_object('uuid', o.object_uuid, 'name', o.name) order by o.object_uuid <> r.primary_object_uuid, o.name), '[]'::json)
           from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null) as object_names,
        ${

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { viewDefinitions, type RecordLinkEntry, type RecordViewRow } from '../../read-models/record-views.queries.js';
-import { actorFieldsOf, actorRefSchema, auditUserSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, actorRefSchema, actorUuidsOf, auditUserSchema, type Actors } from '../http/audit-fields.js';
+
+/** The users a page of records shows: its writers and, for User-trait records, their users. */
+export const recordActorUuids = (rows: readonly RecordViewRow[]) => [...actorUuidsOf(rows), ...rows.map((r) => r.user_uuid)];
 
 export const returnFormats = ['LEGACY', 'USER_FRIENDLY', 'EXPANDED'] as const;
 export type ReturnFormat = (typeof returnFormats)[number];
@@ -135,6 +138,6 @@ export function toRecordView(row: RecordViewRow, opts: ViewOptions, actors: Acto
     properties: properties(row.vals, defs, opts),
     relations: (row.links ?? []).map((l) => relationEntry(row, l, opts)),
     teams: row.teams,
-    user: null,
+    user: actors.member(row.user_uuid),
   };
 }

@@ -90,7 +90,7 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
       }
       const first = events[0]!;
       const last = events[events.length - 1]!;
-      const actors = await auditActors(db, tenant, [first.metadata.userUuid, last.metadata.userUuid, deletedBy]);
+      const actors = await auditActors(db, tenant, [first.metadata.userUuid, last.metadata.userUuid, deletedBy, state.user]);
       return toRecordView(
         {
           ...row,
@@ -102,6 +102,7 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
           updated_by: last.metadata.userUuid,
           deleted_at: deletedAt,
           deleted_by: deletedBy,
+          user_uuid: state.user,
         },
         opts,
         actors,
