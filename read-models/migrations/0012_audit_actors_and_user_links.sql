@@ -7,6 +7,7 @@ alter table rm_relations add column if not exists created_by uuid, add column if
 alter table rm_traits add column if not exists created_by uuid, add column if not exists updated_by uuid;
 alter table rm_saved_filters add column if not exists updated_by uuid, add column if not exists deleted_by uuid;
 alter table teams add column if not exists updated_by uuid, add column if not exists deleted_by uuid;
+alter table companies add column if not exists updated_by uuid;
 
 -- The User trait (issue 20, item 8): the platform user a record is the profile of, on every row of
 -- the record (set by RecordUserLinked / RecordUserUnlinked). A user is the profile of one record of

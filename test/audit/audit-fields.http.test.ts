@@ -62,6 +62,8 @@ describe('audit fields: one shape on every resource', () => {
     for (const word of ['password', 'hash', 'token', admin.token]) expect(text).not.toContain(word);
     // The same on reads and lists.
     expect((await data(t.app, admin, 'GET', `/api/v2/objects/${made.object.uuid}`)).createdBy).toEqual(first);
+    const company = await data(t.app, admin, 'GET', `/api/v2/companies/${admin.companyUuid}`);
+    expect(company).toMatchObject({ createdBy: first, deletedBy: null });
     expect((await call(t.app, admin, 'POST', '/api/v2/filters/index', {})).body.data[0].createdBy).toEqual(first);
     expect((await call(t.app, admin, 'POST', `/api/v2/${made.object.name}/index`, { page: 0 })).body.data[0].createdBy).toEqual(first);
   });
@@ -150,7 +152,7 @@ describe('audit fields: one shape on every resource', () => {
       ['complete', 'createdAt', 'createdByUuid', 'deleted', 'deletedAt', 'deletedByUuid', 'index', 'label', 'name', 'objects', 'properties', 'updatedAt', 'updatedByUuid', 'user', 'uuid'].sort(),
     );
     const refsActor = (s: unknown) => JSON.stringify(s).includes('#/components/schemas/Actor"');
-    for (const id of ['Record', 'ObjectDefinition', 'Property', 'Relation', 'Trait', 'Webhook', 'Sync', 'SavedFilter', 'Team']) {
+    for (const id of ['Record', 'Company', 'ObjectDefinition', 'Property', 'Relation', 'Trait', 'Webhook', 'Sync', 'SavedFilter', 'Team']) {
       for (const field of ['createdBy', 'updatedBy', 'deletedBy']) expect(refsActor(schemas[id]!.properties[field]), `${id}.${field}`).toBe(true);
     }
   });
