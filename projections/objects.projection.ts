@@ -30,10 +30,10 @@ export const objectsProjection: Projection = {
         return;
       }
       case 'ObjectDeleted':
-        await advance(tx, stored, 'rm_objects', key, { deleted_at: at, updated_by: by });
+        await advance(tx, stored, 'rm_objects', key, { deleted_at: at, deleted_by: by, updated_by: by });
         return;
       case 'ObjectRestored':
-        await advance(tx, stored, 'rm_objects', key, { deleted_at: null, updated_by: by });
+        await advance(tx, stored, 'rm_objects', key, { deleted_at: null, deleted_by: null, updated_by: by });
         return;
     }
   },

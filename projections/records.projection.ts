@@ -232,6 +232,16 @@ export const recordsProjection: Projection = {
         }
         return;
       }
+      case 'RecordUserLinked':
+      case 'RecordUserUnlinked': {
+        // Only the link and the revision (the stream's head, what a write's snapshot reads): the
+        // link is neither a value nor a sort key, so no pivot, count or timestamp changes.
+        if (!(await rowsToAdvance(tx, stored, uuid))) return;
+        await tx.query('update records set user_uuid = $3, revision = $4 where tenant = $1 and uuid = $2', [
+          tenant, uuid, event.type === 'RecordUserLinked' ? event.data.userUuid : null, stored.revision,
+        ], 'records_user_link');
+        return;
+      }
     }
   },
 };

@@ -6,8 +6,8 @@ import type { Sql } from '../ports/sql.js';
 /** Advances the team's revision; false when this event was applied already (idempotency). */
 async function advance(tx: Sql, stored: StoredEvent, set = '') {
   const rows = await tx.query(
-    `update teams set updated_at = $4, revision = $3${set} where tenant = $1 and team_uuid = $2 and revision < $3 returning team_uuid`,
-    [stored.tenant, teamUuidOfStream(stored.streamId), stored.revision, stored.metadata.occurredAt],
+    `update teams set updated_at = $4, updated_by = $5, revision = $3${set} where tenant = $1 and team_uuid = $2 and revision < $3 returning team_uuid`,
+    [stored.tenant, teamUuidOfStream(stored.streamId), stored.revision, stored.metadata.occurredAt, stored.metadata.userUuid],
   );
   return rows.length === 1;
 }
@@ -26,8 +26,8 @@ export const teamsProjection: Projection = {
       case 'TeamCreated': {
         const d = event.data;
         await tx.query(
-          `insert into teams (tenant, team_uuid, name, description, scopes, created_at, updated_at, created_by, revision)
-           values ($1, $2, $3, $4, $5::jsonb, $6, $6, $7, $8) on conflict do nothing`,
+          `insert into teams (tenant, team_uuid, name, description, scopes, created_at, updated_at, created_by, updated_by, revision)
+           values ($1, $2, $3, $4, $5::jsonb, $6, $6, $7, $7, $8) on conflict do nothing`,
           [tenant, d.teamUuid, d.name, d.description, JSON.stringify(d.scopes), at, stored.metadata.userUuid, stored.revision],
         );
         return;
@@ -43,7 +43,7 @@ export const teamsProjection: Projection = {
         return;
       }
       case 'TeamDeleted':
-        await advance(tx, stored, ', deleted_at = $4');
+        await advance(tx, stored, ', deleted_at = $4, deleted_by = $5');
         return;
       case 'TeamMemberAdded':
         if (await advance(tx, stored)) {

@@ -9,12 +9,13 @@ export interface CompanyRow {
   managed_by: string | null;
   copied_from: string | null;
   created_by: string | null;
+  updated_by: string | null;
   created_at: number;
   updated_at: number;
   revision: number;
 }
 
-const columns = 'company_uuid, name, subdomain, settings, managed_by, copied_from, created_by, created_at, updated_at, revision';
+const columns = 'company_uuid, name, subdomain, settings, managed_by, copied_from, created_by, updated_by, created_at, updated_at, revision';
 
 /** A company is its own tenant: this reads the tenant's own row. */
 export async function companyOf(sql: Sql, tenant: string): Promise<CompanyRow | null> {

@@ -15,10 +15,11 @@ export interface ObjectRow {
   deleted_at: number | null;
   created_by: string | null;
   updated_by: string | null;
+  deleted_by: string | null;
   revision: number;
 }
 
-const columns = 'object_uuid, name, label, plural, description, icon, grp, created_at, updated_at, deleted_at, created_by, updated_by, revision';
+const columns = 'object_uuid, name, label, plural, description, icon, grp, created_at, updated_at, deleted_at, created_by, updated_by, deleted_by, revision';
 
 /** The fields an object list may filter and sort on. */
 export const objectListColumns: ListColumns = {

@@ -23,13 +23,16 @@ export interface PropertyRow {
   grp: string | null;
   relation_uuid: string | null;
   created_at: number;
+  created_by: string | null;
+  updated_by: string | null;
+  deleted_by: string | null;
   updated_at: number;
   deleted_at: number | null;
   revision: number;
 }
 
 const columns = `property_uuid, object_uuid, name, label, type, format, options, required, is_unique, min_length, max_length, min_value, max_value,
-                 pattern, description, icon, grp, relation_uuid, created_at, updated_at, deleted_at, revision`;
+                 pattern, description, icon, grp, relation_uuid, created_at, updated_at, deleted_at, created_by, updated_by, deleted_by, revision`;
 
 export const propertyListColumns: ListColumns = {
   uuid: { column: 'property_uuid', type: 'uuid' },

@@ -1,7 +1,7 @@
 import type { PropertyDefinition } from '../aggregates/property/property.schemas.js';
 import type { Sql } from '../ports/sql.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
-import { inKeyOrder, objectChangesSql, type RecordRow, type RecordTeam, type UserRef } from './records.queries.js';
+import { inKeyOrder, objectChangesSql, type RecordRow, type RecordTeam } from './records.queries.js';
 import { isUuid } from '../aggregates/kernel/uuid.js';
 
 /** A connection of the record (spec 2.5), with the record at its other end. */
@@ -24,14 +24,13 @@ export interface RecordViewRow extends RecordRow {
   object_names: { uuid: string; name: string }[];
   properties: (PropertyRow & { object_uuid: string })[];
   teams: RecordTeam[];
-  users: UserRef[];
   links: RecordLinkEntry[] | null;
 }
 
 
 const viewSql = (where: string, links: boolean, definitions = true, from = 'records r', teamTenant = '$3::uuid') => `
 select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
-       r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision,
+       r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision, r.user_uuid,
        (select coalesce(json_agg(json_build_object('uuid', o.object_uuid, 'name', o.name) order by o.object_uuid <> r.primary_object_uuid, o.name), '[]'::json)
           from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null) as object_names,
        ${
@@ -43,8 +42,6 @@ select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r
        (select coalesce(json_agg(json_build_object('uuid', t.team_uuid, 'name', t.name) order by t.name, t.team_uuid), '[]'::json)
           from team_records tr join teams t on t.tenant = tr.tenant and t.team_uuid = tr.team_uuid and t.deleted_at is null
          where tr.tenant = ${teamTenant} and tr.record_uuid = r.uuid) as teams,
-       (select coalesce(json_agg(json_build_object('uuid', u.user_uuid, 'name', trim(u.firstname || ' ' || u.lastname))), '[]'::json)
-          from users u where u.user_uuid in (r.created_by, r.updated_by, r.deleted_by)) as users,
        ${
          links
            ? `(select coalesce(json_agg(json_build_object(

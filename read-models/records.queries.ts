@@ -9,12 +9,16 @@ export interface RecordObject {
   name: string;
   label: string;
   properties: (PropertyDefinition & { uuid: string })[];
+  /** The User trait, when the object holds it: its records are user profiles (spec 1.6). */
+  userTrait: { emailProperty: string | null } | null;
 }
 
 const objectSql = (where: string) => `
 select o.object_uuid, o.name, o.label,
        coalesce((select json_agg(p order by p.created_at, p.name) from rm_properties p
-                  where p.tenant = o.tenant and p.object_uuid = o.object_uuid and p.deleted_at is null), '[]'::json) as properties
+                  where p.tenant = o.tenant and p.object_uuid = o.object_uuid and p.deleted_at is null), '[]'::json) as properties,
+       (select json_build_object('emailProperty', t.config ->> 'emailProperty') from rm_traits t
+         where t.tenant = o.tenant and t.object_uuid = o.object_uuid and t.trait = 'User' and t.removed_at is null) as user_trait
   from rm_objects o
  where o.tenant = $1 and ${where} and o.deleted_at is null`;
 
@@ -23,6 +27,7 @@ interface ObjectRowWithProperties {
   name: string;
   label: string;
   properties: PropertyRow[];
+  user_trait: { emailProperty: string | null } | null;
 }
 
 const toRecordObject = (row: ObjectRowWithProperties): RecordObject => ({
@@ -30,6 +35,7 @@ const toRecordObject = (row: ObjectRowWithProperties): RecordObject => ({
   name: row.name,
   label: row.label,
   properties: row.properties.map((p) => ({ uuid: p.property_uuid, ...toDefinition(p) })),
+  userTrait: row.user_trait,
 });
 
 /** The tenant's live object `name` with its live properties; null when there is none. */
@@ -60,10 +66,12 @@ export interface RecordRow {
   deleted_at: number | null;
   deleted_by: string | null;
   revision: number;
+  /** User trait: the platform user the record is the profile of. */
+  user_uuid: string | null;
 }
 
 export const recordColumns = `r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r.vals, r.created_at, r.updated_at,
-  r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision`;
+  r.created_by, r.updated_by, r.deleted_at, r.deleted_by, r.revision, r.user_uuid`;
 
 /** The record `uuid` of the tenant (its primary object's row), archived or not; null when there is none. */
 export async function getRecord(sql: Sql, tenant: string, uuid: string): Promise<RecordRow | null> {
@@ -131,23 +139,6 @@ export async function teamsOfRecords(sql: Sql, tenant: string, uuids: readonly s
   );
   for (const r of rows) out.set(r.record_uuid, [...(out.get(r.record_uuid) ?? []), { uuid: r.team_uuid, name: r.name }]);
   return out;
-}
-
-export interface UserRef {
-  uuid: string;
-  name: string;
-}
-
-/** Display names of users (createdBy / updatedBy / deletedBy), by uuid. */
-export async function usersByUuid(sql: Sql, uuids: readonly (string | null)[]): Promise<Map<string, UserRef>> {
-  const wanted = [...new Set(uuids.filter((u): u is string => u !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await sql.query<{ user_uuid: string; name: string }>(
-    `select user_uuid, trim(firstname || ' ' || lastname) as name from users where user_uuid = any($1::uuid[])`,
-    [wanted],
-    'records_users',
-  );
-  return new Map(rows.map((r) => [r.user_uuid, { uuid: r.user_uuid, name: r.name }]));
 }
 
 /** Live records of an object (from the sharded counters): the total of an unfiltered list. */

@@ -17,13 +17,16 @@ export interface RelationRow {
   edge_properties: EdgePropertyDefinition[];
   idx: number;
   created_at: number;
+  created_by: string | null;
+  updated_by: string | null;
+  deleted_by: string | null;
   updated_at: number;
   deleted_at: number | null;
   revision: number;
 }
 
 const columns = `relation_uuid, name, label, description, from_object_uuid, to_object_uuid, cardinality, direction, from_name, to_name, edge_properties, idx,
-                 created_at, updated_at, deleted_at, revision`;
+                 created_at, updated_at, deleted_at, created_by, updated_by, deleted_by, revision`;
 
 export const relationListColumns: ListColumns = {
   uuid: { column: 'relation_uuid', type: 'uuid' },

@@ -9,13 +9,15 @@ export interface SavedFilterRow {
   groups: FilterGroups['groups'];
   sort: SortItem[];
   created_by: string | null;
+  updated_by: string | null;
+  deleted_by: string | null;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
   revision: number;
 }
 
-const columns = 'filter_uuid, name, object_name, filters, groups, sort, created_by, created_at, updated_at, deleted_at, revision';
+const columns = 'filter_uuid, name, object_name, filters, groups, sort, created_by, updated_by, deleted_by, created_at, updated_at, deleted_at, revision';
 
 /** A saved filter of the tenant, deleted or not; null when there is none. */
 export async function savedFilterOf(sql: Sql, tenant: string, filterUuid: string): Promise<SavedFilterRow | null> {

@@ -8,6 +8,8 @@ export interface TeamRow {
   created_at: number;
   updated_at: number;
   created_by: string | null;
+  updated_by: string | null;
+  deleted_by: string | null;
   revision: number;
 }
 
@@ -18,7 +20,7 @@ export interface TeamMemberRow {
   lastname: string;
 }
 
-const columns = 'team_uuid, name, description, scopes, created_at, updated_at, created_by, revision';
+const columns = 'team_uuid, name, description, scopes, created_at, updated_at, created_by, updated_by, deleted_by, revision';
 
 /** A live (not deleted) team of the tenant. */
 export async function teamOf(sql: Sql, tenant: string, teamUuid: string): Promise<TeamRow | null> {

@@ -6,11 +6,13 @@ export interface TraitRow {
   trait: TraitName;
   config: Record<string, unknown>;
   created_at: number;
+  created_by: string | null;
+  updated_by: string | null;
   updated_at: number;
   revision: number;
 }
 
-const columns = 'object_uuid, trait, config, created_at, updated_at, revision';
+const columns = 'object_uuid, trait, config, created_at, updated_at, created_by, updated_by, revision';
 
 /** A trait the object has; null when it has not. */
 export async function traitOf(sql: Sql, tenant: string, objectUuid: string, trait: TraitName): Promise<TraitRow | null> {

@@ -45,3 +45,40 @@ export async function companiesOfUser(sql: Sql, userUuid: string): Promise<UserC
     [userUuid],
   );
 }
+
+/** A user as an audit field shows them in one company: profile, membership there, team scopes there. */
+export interface AuditUserRow {
+  user_uuid: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  created_at: number;
+  updated_at: number;
+  revision: number;
+  role: CompanyRole | null;
+  active: boolean | null;
+  scopes: string[] | null;
+  team_scopes: string[];
+}
+
+/**
+ * The users named by audit fields (createdBy, updatedBy, deletedBy, a record's user), with their
+ * membership in the company `tenantUuid` (null: a tenant that is no company, e.g. a sandbox).
+ * Only profile columns: never a credential.
+ */
+export async function auditUsers(sql: Sql, tenantUuid: string | null, userUuids: readonly string[]): Promise<AuditUserRow[]> {
+  if (userUuids.length === 0) return [];
+  return sql.query<AuditUserRow>(
+    `select u.user_uuid, u.email, u.firstname, u.lastname, u.created_at, u.updated_at, u.revision,
+            m.role, m.active, m.scopes,
+            coalesce((select jsonb_agg(distinct sc.value) from team_members tm
+                        join teams t on t.tenant = tm.tenant and t.team_uuid = tm.team_uuid and t.deleted_at is null
+                        cross join lateral jsonb_array_elements_text(t.scopes) sc
+                       where tm.tenant = $1::uuid and tm.user_uuid = u.user_uuid), '[]'::jsonb) as team_scopes
+       from users u
+       left join memberships m on m.tenant = $1::uuid and m.user_uuid = u.user_uuid
+      where u.user_uuid = any($2::uuid[])`,
+    [tenantUuid, userUuids],
+    'audit_users',
+  );
+}

@@ -17,6 +17,7 @@ import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
 import { afterAppend } from './event-store/after-append.js';
+import { forgetAuditActors, registerAuditFields } from './http/audit-fields.js';
 import { configureIndexCache } from './records/index-cache.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
 import { registerMail } from './mail/mail.module.js';
@@ -57,7 +58,10 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     ...base,
     // Awaited: other processes are told (src/cache/cache-bus.ts) before the client hears.
     store: afterAppend(base.store, async (streamId, tenant) => {
-      if (affectsActors(streamId)) await forgetActors();
+      if (affectsActors(streamId)) {
+        forgetAuditActors();
+        await forgetActors();
+      }
       if (affectsSchema(streamId)) await forgetObjects(tenant);
     }),
   };
@@ -99,6 +103,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
 
   registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
   const { db, store } = platform;
+  registerAuditFields(app, db);
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);

@@ -15,13 +15,27 @@ export type RecordCommand =
       extends: readonly string[];
       definitions: readonly PropertyDefinition[];
       ignoreErrors: boolean;
+      /** User trait: the member of the company its e-mail property names (loaded by the handler), to link. */
+      userUuid?: string | null;
     }
   /** Sets the sent properties (null clears one); the others keep their values. */
-  | { type: 'UpdateRecord'; properties: Record<string, unknown>; definitions: readonly PropertyDefinition[]; ignoreErrors: boolean }
+  | { type: 'UpdateRecord'; properties: Record<string, unknown>; definitions: readonly PropertyDefinition[]; ignoreErrors: boolean; userLink?: UserLinkFact }
   | { type: 'ArchiveRecord'; mode: string }
   | { type: 'RestoreRecord' }
   | { type: 'ExtendRecord'; objectUuid: string; objectName: string }
-  | { type: 'RemoveExtension'; objectUuid: string; objectName: string };
+  | { type: 'RemoveExtension'; objectUuid: string; objectName: string }
+  /** User trait (spec 1.6): the record is the profile of `userUuid`, a member of the company (checked by the handler). */
+  | { type: 'LinkUser'; userUuid: string }
+  | { type: 'UnlinkUser' };
+
+/**
+ * User trait: the object's e-mail property, and the member of the company the value sent for it
+ * names (null: none, or one who is another record's user already). Loaded by the handler.
+ */
+export interface UserLinkFact {
+  emailProperty: string;
+  userUuid: string | null;
+}
 
 export interface RecordState {
   exists: boolean;
@@ -31,6 +45,8 @@ export interface RecordState {
   extends: readonly string[];
   properties: Readonly<Record<string, unknown>>;
   archived: boolean;
+  /** The platform user the record is the profile of (User trait), if linked. */
+  user: string | null;
 }
 
 export const wrongRecordState = (message: string, correctionSuggestion: string) =>
@@ -45,10 +61,18 @@ function mustBeLive(state: RecordState) {
   if (state.archived) throw wrongRecordState(`Record ${state.uuid} is archived`, `Restore it first with POST /api/v2/records/${state.uuid}/restore`);
 }
 
+/** User trait: a change of the e-mail property moves the link to the member it names, or ends it. */
+function relinked(state: RecordState, changes: Record<string, unknown>, link: UserLinkFact | undefined): RecordEvent[] {
+  if (!link || !Object.hasOwn(changes, link.emailProperty) || link.userUuid === state.user) return [];
+  const data = { uuid: state.uuid, objectName: state.objectName, via: 'email' as const };
+  if (link.userUuid === null) return [{ type: 'RecordUserUnlinked', version: 1, data: { ...data, userUuid: state.user! } }];
+  return [{ type: 'RecordUserLinked', version: 1, data: { ...data, userUuid: link.userUuid } }];
+}
+
 const withoutNulls = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined));
 
 export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
-  initialState: () => ({ exists: false, uuid: '', objectUuid: '', objectName: '', extends: [], properties: {}, archived: false }),
+  initialState: () => ({ exists: false, uuid: '', objectUuid: '', objectName: '', extends: [], properties: {}, archived: false, user: null }),
   decide(command, state) {
     switch (command.type) {
       case 'CreateRecord': {
@@ -59,13 +83,13 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         }
         const { values } = checkValues(command.properties, command.definitions, { creating: true, ignoreErrors: command.ignoreErrors });
         const ext = [...new Set(command.extends)].filter((o) => o !== command.objectUuid);
-        return [
-          {
-            type: 'RecordCreated',
-            version: 1,
-            data: { uuid: command.uuid, objectUuid: command.objectUuid, objectName: command.objectName, properties: withoutNulls(values), ...(ext.length ? { extends: ext } : {}) },
-          },
-        ];
+        const created: RecordEvent = {
+          type: 'RecordCreated',
+          version: 1,
+          data: { uuid: command.uuid, objectUuid: command.objectUuid, objectName: command.objectName, properties: withoutNulls(values), ...(ext.length ? { extends: ext } : {}) },
+        };
+        if (!command.userUuid) return [created];
+        return [created, { type: 'RecordUserLinked', version: 1, data: { uuid: command.uuid, objectName: command.objectName, userUuid: command.userUuid, via: 'email' } }];
       }
       case 'UpdateRecord': {
         mustBeLive(state);
@@ -75,7 +99,8 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
           const before = Object.hasOwn(state.properties, name) ? state.properties[name] : null;
           if (stableJson(before) !== stableJson(after)) changes[name] = { before, after };
         }
-        return Object.keys(changes).length === 0 ? [] : [{ type: 'RecordUpdated', version: 1, data: { uuid: state.uuid, objectName: state.objectName, changes } }];
+        if (Object.keys(changes).length === 0) return [];
+        return [{ type: 'RecordUpdated', version: 1, data: { uuid: state.uuid, objectName: state.objectName, changes } }, ...relinked(state, changes, command.userLink)];
       }
       case 'ArchiveRecord':
         mustBeLive(state);
@@ -92,13 +117,21 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         mustBeLive(state);
         if (!state.extends.includes(command.objectUuid)) throw notFound('Extension', `${state.uuid} -> ${command.objectName}`);
         return [{ type: 'RecordExtensionRemoved', version: 1, data: { uuid: state.uuid, objectName: state.objectName, extendedObjectUuid: command.objectUuid, extendedObjectName: command.objectName } }];
+      case 'LinkUser':
+        mustBeLive(state);
+        if (state.user === command.userUuid) return [];
+        return [{ type: 'RecordUserLinked', version: 1, data: { uuid: state.uuid, objectName: state.objectName, userUuid: command.userUuid, via: 'explicit' } }];
+      case 'UnlinkUser':
+        mustExist(state);
+        if (state.user === null) return [];
+        return [{ type: 'RecordUserUnlinked', version: 1, data: { uuid: state.uuid, objectName: state.objectName, userUuid: state.user, via: 'explicit' } }];
     }
   },
   evolve(state, event) {
     switch (event.type) {
       case 'RecordCreated': {
         const d = event.data;
-        return { exists: true, uuid: d.uuid, objectUuid: d.objectUuid, objectName: d.objectName, extends: d.extends ?? [], properties: d.properties, archived: false };
+        return { exists: true, uuid: d.uuid, objectUuid: d.objectUuid, objectName: d.objectName, extends: d.extends ?? [], properties: d.properties, archived: false, user: null };
       }
       case 'RecordUpdated': {
         const properties = { ...state.properties };
@@ -116,6 +149,10 @@ export const recordDecider: Decider<RecordState, RecordCommand, RecordEvent> = {
         return { ...state, extends: [...state.extends, event.data.extendedObjectUuid] };
       case 'RecordExtensionRemoved':
         return { ...state, extends: state.extends.filter((o) => o !== event.data.extendedObjectUuid) };
+      case 'RecordUserLinked':
+        return { ...state, user: event.data.userUuid };
+      case 'RecordUserUnlinked':
+        return { ...state, user: null };
     }
   },
 };

@@ -46,7 +46,27 @@ export const recordExtensionRemoved = z.object({
   data: z.object({ uuid, objectName: z.string(), extendedObjectUuid: uuid, extendedObjectName: z.string() }),
 });
 
-export const recordEventSchema = z.discriminatedUnion('type', [recordCreated, recordUpdated, recordArchived, recordRestored, recordExtended, recordExtensionRemoved]);
+/**
+ * The record (of an object with the User trait) is the profile of a platform user of the company
+ * (spec 1.6): `via` says whether its e-mail property named the user or a caller linked it.
+ * A record is linked to one user at most and a user to one record of the company.
+ */
+export const recordUserLinked = z.object({
+  type: z.literal('RecordUserLinked'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string(), userUuid: uuid, via: z.enum(['email', 'explicit']) }),
+});
+
+/** The link ended: a caller removed it, or the e-mail property changed to one of no member. */
+export const recordUserUnlinked = z.object({
+  type: z.literal('RecordUserUnlinked'),
+  version: z.literal(1),
+  data: z.object({ uuid, objectName: z.string(), userUuid: uuid, via: z.enum(['email', 'explicit']) }),
+});
+
+export const recordEventSchema = z.discriminatedUnion('type', [
+  recordCreated, recordUpdated, recordArchived, recordRestored, recordExtended, recordExtensionRemoved, recordUserLinked, recordUserUnlinked,
+]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;
 export const recordEventTypes = recordEventSchema.options.map((o) => o.shape.type.value);
 

@@ -5,7 +5,7 @@ import { companyActor, signedInActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody, pageOffset } from '../http/pagination.js';
 import type { CompaniesService } from './companies.service.js';
-import { companySchema, createCompanyBodySchema, publicSettingsSchema, toCompany, toPublicSettings, updateCompanyBodySchema } from './companies.schemas.js';
+import { companySchema, createCompanyBodySchema, publicSettingsSchema, companyView, renderCompanies, toPublicSettings, updateCompanyBodySchema } from './companies.schemas.js';
 
 const tags = ['companies'];
 const params = z.object({ uuid: z.uuid() });
@@ -20,7 +20,7 @@ export const companiesRoutes = (deps: { companies: CompaniesService }): FastifyP
       { config: { auth: 'signed-in' }, schema: { tags, description: 'Creates a company; the caller becomes its ADMIN.', body: createCompanyBodySchema, response: { 201: envelope(companySchema) } } },
       async (request, reply) => {
         reply.code(201);
-        return ok(toCompany(await companies.create(signedInActor(request), request.body, request.id)), 'created');
+        return ok(await companyView(app.audit, await companies.create(signedInActor(request), request.body, request.id)), 'created');
       },
     );
 
@@ -30,18 +30,18 @@ export const companiesRoutes = (deps: { companies: CompaniesService }): FastifyP
       async (request) => {
         const { limit, page: n } = request.body;
         const { rows, total } = await companies.list(signedInActor(request), limit, pageOffset(n, limit));
-        return page(rows.map(toCompany), total, n, limit);
+        return page(await renderCompanies(app.audit, rows), total, n, limit);
       },
     );
 
     app.get('/:uuid', { config: { auth: {} }, schema: { tags, params, response: { 200: envelope(companySchema) } } }, async (request) =>
-      ok(toCompany(await companies.visible(companyActor(request), request.params.uuid, { managed: true }))),
+      ok(await companyView(app.audit, await companies.visible(companyActor(request), request.params.uuid, { managed: true }))),
     );
 
     app.put(
       '/:uuid',
       { config: { auth: { roles: ['ADMIN'] } }, schema: { tags, params, body: updateCompanyBodySchema, response: { 200: envelope(companySchema) } } },
-      async (request) => ok(toCompany(await companies.update(companyActor(request), request.params.uuid, request.body, request.id)), 'updated'),
+      async (request) => ok(await companyView(app.audit, await companies.update(companyActor(request), request.params.uuid, request.body, request.id)), 'updated'),
     );
 
     app.get('/:uuid/settings', { config: { auth: {} }, schema: { tags, params, response: { 200: envelope(publicSettingsSchema) } } }, async (request) =>

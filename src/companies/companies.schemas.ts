@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { companySettingsSchema } from '../../aggregates/company/company-settings.js';
 import type { CompanyRow } from '../../read-models/companies.queries.js';
+import { actorFieldsOf, actorRefSchema, type AuditRenderer, type Actors } from '../http/audit-fields.js';
 
 export const companySchema = z
   .object({
@@ -11,6 +12,9 @@ export const companySchema = z
     copiedFrom: z.string().nullable(),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema.describe('Always null: companies are not deleted'),
     revision: z.number().int(),
   })
   .meta({ id: 'Company' });
@@ -23,7 +27,7 @@ export const publicSettingsSchema = companySettingsSchema
   .extend({ uuid: z.string(), name: z.string(), updatedAt: z.number().int() })
   .meta({ id: 'PublicCompanySettings' });
 
-export const toCompany = (row: CompanyRow): z.infer<typeof companySchema> => ({
+export const toCompany = (row: CompanyRow, actors: Actors): z.infer<typeof companySchema> => ({
   uuid: row.company_uuid,
   name: row.name,
   subdomain: row.subdomain,
@@ -31,8 +35,13 @@ export const toCompany = (row: CompanyRow): z.infer<typeof companySchema> => ({
   copiedFrom: row.copied_from,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  ...actorFieldsOf(row, actors),
   revision: row.revision,
 });
+
+/** Companies answered with their audit fields: each company is its own tenant, so each row is looked up in its own. */
+export const companyView = (audit: AuditRenderer, row: CompanyRow) => audit.one(row.company_uuid, row, toCompany);
+export const renderCompanies = (audit: AuditRenderer, rows: readonly CompanyRow[]) => Promise.all(rows.map((r) => companyView(audit, r)));
 
 /** Only the 2.10 fields, whatever else the settings row holds. */
 export const toPublicSettings = (row: CompanyRow): z.infer<typeof publicSettingsSchema> => ({

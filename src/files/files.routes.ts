@@ -47,7 +47,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
         let row = await files.commit(ctx, stored);
         if (target) row = await files.attach(ctx, row.file_uuid, target);
         reply.code(201);
-        return ok(toFile(row), 'created');
+        return ok(await app.audit.one(row.tenant, row, toFile), 'created');
       },
     );
 
@@ -94,7 +94,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
           try {
             let row = await files.commit(ctx, r.stored);
             if (target) row = await files.attach(ctx, row.file_uuid, target);
-            r.file = toFile(row);
+            r.file = await app.audit.one(row.tenant, row, toFile);
           } catch (err) {
             if (!(err instanceof DomainError)) {
               await Promise.all(results.slice(i + 1).flatMap((x) => (x.stored ? [files.discard(x.stored)] : [])));
@@ -115,7 +115,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
         const { limit, page: n, filters } = request.body;
         const deleted = filters.some((f) => f.key === 'deleted' && f.value === true);
         const { rows, total } = await files.list(companyActor(request).tenant, { deleted, limit, offset: pageOffset(n, limit) });
-        return page(rows.map(toFile), total, n, limit);
+        return page(await app.audit.all(companyActor(request).tenant, rows, toFile), total, n, limit);
       },
     );
 
@@ -125,12 +125,12 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
       async (request) => {
         const { limit, page: n } = request.body;
         const { rows, total } = await files.ofRecord(companyActor(request).tenant, request.params.recordUuid, { limit, offset: pageOffset(n, limit) });
-        return page(rows.map(toRecordFile), total, n, limit);
+        return page(await app.audit.all(companyActor(request).tenant, rows, toRecordFile), total, n, limit);
       },
     );
 
     app.get('/:uuid', { config: member, schema: { tags, description: 'The file\'s metadata (also when deleted: deletedAt is set).', params, response: { 200: envelope(fileSchema) } } }, async (request) =>
-      ok(toFile(await files.found(companyActor(request).tenant, request.params.uuid, { deleted: 'either' }))),
+      ok(await app.audit.one(companyActor(request).tenant, await files.found(companyActor(request).tenant, request.params.uuid, { deleted: 'either' }), toFile)),
     );
 
     app.get(
@@ -154,7 +154,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
     });
 
     app.post('/:uuid/restore', { config: member, schema: { tags, description: 'Restores a deleted file, at the same storage key.', params, response: { 200: envelope(fileSchema) } } }, async (request) =>
-      ok(toFile(await files.restore(commandContext(request), request.params.uuid)), 'restored'),
+      ok(await app.audit.one(companyActor(request).tenant, await files.restore(commandContext(request), request.params.uuid), toFile), 'restored'),
     );
 
     app.delete('/:uuid/permanent', { config: admin, schema: { tags, description: 'Purges a deleted file that no record holds: its bytes are removed for good (ADMIN).', params, response: { 200: envelope(z.string()) } } }, async (request) => {
@@ -165,7 +165,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
     app.put('/:uuid/records/:recordUuid/:property', { config: member, schema: { tags, description: 'Attaches the file to a file property of the record (the record gets a RecordUpdated).', params: attachParams, response: { 200: envelope(fileSchema) } } }, async (request) => {
       const ctx = commandContext(request);
       const { uuid, recordUuid, property } = request.params;
-      return ok(toFile(await files.attach(ctx, uuid, await files.target(ctx.tenant, recordUuid, property))), 'attached');
+      return ok(await app.audit.one(ctx.tenant, await files.attach(ctx, uuid, await files.target(ctx.tenant, recordUuid, property)), toFile), 'attached');
     });
 
     app.delete('/:uuid/records/:recordUuid/:property', { config: member, schema: { tags, description: 'Takes the file out of the record property (the record gets a RecordUpdated).', params: attachParams, response: { 200: envelope(z.string()) } } }, async (request) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditFields, auditFieldsOf } from '../http/audit-fields.js';
+import { auditFields, auditFieldsOf, type Actors } from '../http/audit-fields.js';
 import type { FileRow, RecordFileRow } from '../../read-models/files.queries.js';
 
 export const fileSchema = z
@@ -37,7 +37,7 @@ export const uploadQuerySchema = z
   .strict()
   .refine((q) => (q.recordUuid === undefined) === (q.property === undefined), { message: 'recordUuid and property go together', path: ['property'] });
 
-export const toFile = (row: FileRow): z.infer<typeof fileSchema> => ({
+export const toFile = (row: FileRow, actors: Actors): z.infer<typeof fileSchema> => ({
   uuid: row.file_uuid,
   name: row.name,
   contentType: row.content_type,
@@ -45,7 +45,7 @@ export const toFile = (row: FileRow): z.infer<typeof fileSchema> => ({
   sha256: row.sha256,
   visibility: row.visibility,
   pageUuid: row.page_uuid,
-  ...auditFieldsOf(row),
+  ...auditFieldsOf(row, actors),
 });
 
-export const toRecordFile = (row: RecordFileRow): z.infer<typeof recordFileSchema> => ({ ...toFile(row), property: row.property, attachedAt: Number(row.attached_at) });
+export const toRecordFile = (row: RecordFileRow, actors: Actors): z.infer<typeof recordFileSchema> => ({ ...toFile(row, actors), property: row.property, attachedAt: Number(row.attached_at) });

@@ -6,6 +6,7 @@ import { projections } from '../../projections/index.js';
 import { joinCacheBus } from '../cache/cache-bus.js';
 import { forgetActorsHere, STALE_ACTORS } from '../auth/actor-cache.js';
 import { forgetObjectsHere, STALE_SCHEMA } from '../records/object-cache.js';
+import { forgetAuditActors } from '../http/audit-fields.js';
 import { healthRoutes } from './health.routes.js';
 import { isDraining } from './draining.js';
 
@@ -42,6 +43,9 @@ export async function registerOps(app: FastifyInstance, deps: { config: Config; 
 
 /** Forgets here what another process said it changed. */
 function forgetStale(what: string) {
-  if (what === STALE_ACTORS) forgetActorsHere();
+  if (what === STALE_ACTORS) {
+    forgetActorsHere();
+    forgetAuditActors();
+  }
   else if (what.startsWith(STALE_SCHEMA)) forgetObjectsHere(what.slice(STALE_SCHEMA.length));
 }

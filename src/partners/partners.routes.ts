@@ -4,7 +4,7 @@ import { notFound } from '../../aggregates/kernel/errors.js';
 import { companyOf, companiesManagedBy } from '../../read-models/companies.queries.js';
 import { companyActor } from '../auth/actor.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { companySchema, createCompanyBodySchema, toCompany } from '../companies/companies.schemas.js';
+import { companySchema, companyView, createCompanyBodySchema, renderCompanies } from '../companies/companies.schemas.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
@@ -26,14 +26,14 @@ export const partnersRoutes = (deps: { db: Db; store: EventStore; companies: Com
       async (request, reply) => {
         const actor = companyActor(request);
         reply.code(201);
-        return ok(toCompany(await deps.companies.create(actor, { ...request.body, managedBy: actor.tenant }, request.id)), 'created');
+        return ok(await companyView(app.audit, await deps.companies.create(actor, { ...request.body, managedBy: actor.tenant }, request.id)), 'created');
       },
     );
 
     app.post('/companies/index', { config: reseller, schema: { tags, body: paginationBody, response: { 200: listEnvelope(companySchema) } } }, async (request) => {
       const { limit, page: n } = request.body;
       const { rows, total } = await companiesManagedBy(deps.db, companyActor(request).tenant, limit, pageOffset(n, limit));
-      return page(rows.map(toCompany), total, n, limit);
+      return page(await renderCompanies(app.audit, rows), total, n, limit);
     });
 
     app.post(
@@ -56,7 +56,7 @@ export const partnersRoutes = (deps: { db: Db; store: EventStore; companies: Com
         const context = { tenant: copy.company_uuid, userUuid: actor.userUuid, requestId: request.id, now: Date.now() };
         for (const step of companyCopySteps) await step({ db: deps.db, store: deps.store, fromTenant: source.company_uuid, context });
         reply.code(201);
-        return ok(toCompany(copy), 'copied');
+        return ok(await companyView(app.audit, copy), 'copied');
       },
     );
   };

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { viewDefinitions, type RecordLinkEntry, type RecordViewRow } from '../../read-models/record-views.queries.js';
+import { actorFieldsOf, actorRefSchema, actorUuidsOf, auditUserSchema, type Actors } from '../http/audit-fields.js';
+
+/** The users a page of records shows: its writers and, for User-trait records, their users. */
+export const recordActorUuids = (rows: readonly RecordViewRow[]) => [...actorUuidsOf(rows), ...rows.map((r) => r.user_uuid)];
 
 export const returnFormats = ['LEGACY', 'USER_FRIENDLY', 'EXPANDED'] as const;
 export type ReturnFormat = (typeof returnFormats)[number];
@@ -17,8 +21,6 @@ export const formatSchema = z
   .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(returnFormats))
   .default('USER_FRIENDLY')
   .describe('USER_FRIENDLY (default): properties as a name-to-value map; LEGACY: properties as [{name, type, value}]; EXPANDED: the map plus the related records in relations');
-
-const userRef = z.object({ uuid: z.string(), name: z.string(), label: z.string() }).nullable();
 
 const relationEntrySchema = z
   .object({
@@ -45,15 +47,15 @@ export const recordSchema = z
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
     deletedAt: z.number().int().nullable(),
-    createdBy: userRef,
-    updatedBy: userRef,
-    deletedBy: userRef,
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema,
     index: z.number().int().describe("The record's revision (its stream revision; the If-Match / expectedRevision of the next update)"),
     revision: z.number().int(),
     properties: z.union([z.record(z.string(), z.unknown()), z.array(z.object({ name: z.string(), type: z.string(), value: z.unknown(), label: z.string() }))]),
     relations: z.array(relationEntrySchema),
     teams: z.array(z.object({ uuid: z.string(), name: z.string() })),
-    user: z.null(),
+    user: auditUserSchema.nullable().describe('Records of the object with the User trait: the user the record is linked to while a member of the company (docs/records.md), else null'),
   })
   .meta({ id: 'Record' });
 export type RecordView = z.infer<typeof recordSchema>;
@@ -115,14 +117,11 @@ function relationEntry(row: RecordViewRow, link: RecordLinkEntry, opts: ViewOpti
   };
 }
 
-/** A record's response (spec 2.2) from its view row (`defs`: the definitions, when the caller has them). */
-export function toRecordView(row: RecordViewRow, opts: ViewOptions, defs: readonly Def[] = viewDefinitions(row)): RecordView {
-  const users = new Map(row.users.map((u) => [u.uuid, u]));
-  const user = (uuid: string | null) => {
-    if (uuid === null) return null;
-    const name = users.get(uuid)?.name ?? '';
-    return { uuid, name, label: name };
-  };
+/**
+ * A record's response (spec 2.2) from its view row (`actors`: its writers, looked up by
+ * `auditActors`; `defs`: the definitions, when the caller has them).
+ */
+export function toRecordView(row: RecordViewRow, opts: ViewOptions, actors: Actors, defs: readonly Def[] = viewDefinitions(row)): RecordView {
   const name = nameOf(row.vals, defs);
   return {
     uuid: row.uuid,
@@ -133,14 +132,12 @@ export function toRecordView(row: RecordViewRow, opts: ViewOptions, defs: readon
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
-    createdBy: user(row.created_by),
-    updatedBy: user(row.updated_by),
-    deletedBy: user(row.deleted_by),
+    ...actorFieldsOf(row, actors),
     index: row.revision,
     revision: row.revision,
     properties: properties(row.vals, defs, opts),
     relations: (row.links ?? []).map((l) => relationEntry(row, l, opts)),
     teams: row.teams,
-    user: null,
+    user: actors.member(row.user_uuid),
   };
 }

@@ -4,7 +4,8 @@ import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import { recordDecider } from '../../aggregates/record/record.decider.js';
 import { recordStream, type RecordEvent } from '../../aggregates/record/record.events.js';
 import { recordView } from '../../read-models/record-views.queries.js';
-import { getRecord, usersByUuid } from '../../read-models/records.queries.js';
+import { getRecord } from '../../read-models/records.queries.js';
+import { actorRefSchema, auditActors } from '../http/audit-fields.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
@@ -19,7 +20,7 @@ export const historyEntrySchema = z
     revision: z.number().int(),
     type: z.string(),
     occurredAt: z.number().int(),
-    user: z.object({ uuid: z.string(), name: z.string() }).nullable(),
+    user: actorRefSchema.describe('Who did it: the same shape as createdBy / updatedBy / deletedBy'),
     requestId: z.string(),
     correlationId: z.string(),
     causationId: z.string().nullable(),
@@ -53,14 +54,13 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
       const total = row.revision + 1;
       const from = row.revision - pageOffset(pageNumber, limit);
       const events = from < 0 ? [] : await store.readStream(tenant, recordStream(uuid), { direction: 'backwards', fromRevision: from, maxCount: limit });
-      const users = await usersByUuid(db, events.map((e) => e.metadata.userUuid));
+      const actors = await auditActors(db, tenant, events.map((e) => e.metadata.userUuid));
       const entries = events.map((e) => {
-        const u = e.metadata.userUuid;
         return {
           revision: e.revision,
           type: e.type,
           occurredAt: e.metadata.occurredAt,
-          user: u ? { uuid: u, name: users.get(u)?.name ?? '' } : null,
+          user: actors.actor(e.metadata.userUuid),
           requestId: e.metadata.requestId,
           correlationId: e.metadata.correlationId,
           causationId: e.metadata.causationId,
@@ -91,7 +91,7 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
       }
       const first = events[0]!;
       const last = events[events.length - 1]!;
-      const users = await usersByUuid(db, [first.metadata.userUuid, last.metadata.userUuid, deletedBy]);
+      const actors = await auditActors(db, tenant, [first.metadata.userUuid, last.metadata.userUuid, deletedBy, state.user]);
       return toRecordView(
         {
           ...row,
@@ -103,9 +103,10 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
           updated_by: last.metadata.userUuid,
           deleted_at: deletedAt,
           deleted_by: deletedBy,
-          users: [...row.users, ...users.values()],
+          user_uuid: state.user,
         },
         opts,
+        actors,
       );
     },
   };

@@ -10,6 +10,7 @@ import { makeRecordsService, type RecordsService } from './records.service.js';
 import { makeSavedFilters } from './saved-filters.service.js';
 import { savedFiltersRoutes } from './saved-filters.routes.js';
 import { recordTeamsRoutes } from './record-teams.routes.js';
+import { recordUserRoutes } from './record-user.routes.js';
 
 /** Whether `recordUuid` is a live record of `objectUuid` in the tenant (the schema's record port). */
 export const recordExistsIn = (db: Db) => async (tenant: string, objectUuid: string, recordUuid: string) => {
@@ -31,6 +32,7 @@ export async function registerRecords(app: FastifyInstance, deps: { db: Db; stor
   await app.register(recordsRoutes({ records, reads, history, savedFilters }), { prefix: '/api/v2' });
   await app.register(historyRoutes({ db, history }), { prefix: '/api/v2' });
   await app.register(recordTeamsRoutes({ db, store }), { prefix: '/api/v2' });
+  await app.register(recordUserRoutes({ records, reads }), { prefix: '/api/v2' });
   await app.register(savedFiltersRoutes({ savedFilters }), { prefix: '/api/v2/filters' });
   return { records };
 }

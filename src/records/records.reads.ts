@@ -6,11 +6,12 @@ import type { RelationPath } from '../../read-models/record-index/record-index.s
 import { recordViews, recordViewsAt, type RecordViewRow } from '../../read-models/record-views.queries.js';
 import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
 import { indexRecords, objectChanges, type IndexTarget } from '../../read-models/record-index/record-index.queries.js';
-import { loadRecordObjects, usersByUuid, type RecordObject, type UserRef } from '../../read-models/records.queries.js';
+import { loadRecordObjects, type RecordObject } from '../../read-models/records.queries.js';
+import { auditActors } from '../http/audit-fields.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
-import { toRecordView, type RecordView, type ViewOptions } from './record-view.js';
+import { recordActorUuids, toRecordView, type RecordView, type ViewOptions } from './record-view.js';
 import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setBeingRead, type KeptSet } from './index-cache.js';
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
@@ -63,7 +64,7 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
     if (!row || (objectName !== undefined && !row.object_names.some((o) => o.name === objectName))) throw notFound('Record', uuid);
     // object_names: the primary object first, then the extended ones (live objects only).
     const objects = await recordObjects(db, tenant, row.object_names.map((o) => o.name));
-    return { view: toRecordView(row, opts, definitionsOf(objects)), row };
+    return { view: toRecordView(row, opts, await auditActors(db, tenant, recordActorUuids([row])), definitionsOf(objects)), row };
   }
 
   /**
@@ -147,20 +148,8 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
     const byUuid = new Map([object, ...(await loadRecordObjects(db, tenant, wanted))].map((o) => [o.objectUuid, o]));
     const defsOf = (r: RecordViewRow) =>
       definitionsOf([r.primary_object_uuid, ...[...r.extends].sort()].flatMap((u) => byUuid.get(u) ?? []));
-    return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields }, defsOf(r))) };
-  }
-
-  // Display names of writers, kept a minute: a create answers without reading its record back.
-  const names = new Map<string, { user: UserRef; until: number }>();
-  async function userRef(uuid: string | null, now: number): Promise<UserRef[]> {
-    if (uuid === null) return [];
-    const hit = names.get(uuid);
-    if (hit && hit.until > now) return [hit.user];
-    const user = (await usersByUuid(db, [uuid])).get(uuid);
-    if (!user) return [];
-    if (names.size > 10_000) names.clear();
-    names.set(uuid, { user, until: now + 60_000 });
-    return [user];
+    const actors = await auditActors(db, tenant, recordActorUuids(rows));
+    return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields }, actors, defsOf(r))) };
   }
 
   /** The response to a create, from what the create wrote. */
@@ -181,13 +170,15 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
       deleted_at: null,
       deleted_by: null,
       revision: done.revision,
+      user_uuid: done.userUuid,
       object_names: objects.map((o) => ({ uuid: o.objectUuid, name: o.name })),
       properties: [],
       teams: [],
-      users: await userRef(ctx.userUuid, ctx.now),
       links: [],
     };
-    return toRecordView(row, opts, definitionsOf([primary!, ...[...extended].sort((a, b) => (a.objectUuid < b.objectUuid ? -1 : 1))]));
+    // The writer comes from the audit actors' cache: a create answers without reading its record back.
+    const actors = await auditActors(db, ctx.tenant, [ctx.userUuid, done.userUuid], ctx.now);
+    return toRecordView(row, opts, actors, definitionsOf([primary!, ...[...extended].sort((a, b) => (a.objectUuid < b.objectUuid ? -1 : 1))]));
   }
 
   return { one, page, created, objectNotFound };

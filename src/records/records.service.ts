@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, notFound, type ErrorDetail } from '../../aggregates/kernel/errors.js';
+import { DomainError, invalid, notFound, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
-import { recordDecider, type RecordCommand, type RecordState } from '../../aggregates/record/record.decider.js';
+import { recordDecider, wrongRecordState, type RecordCommand, type RecordState, type UserLinkFact } from '../../aggregates/record/record.decider.js';
 import { recordStream } from '../../aggregates/record/record.events.js';
 import { getRecord, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
+import { linkableMember } from '../../read-models/record-users.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
@@ -33,6 +34,8 @@ export interface Created extends Written {
   objects: RecordObject[];
   definitions: PropertyDefinition[];
   createdAt: number;
+  /** User trait: the member the record was linked to by its e-mail, if any. */
+  userUuid: string | null;
 }
 
 /** A unique value another record holds: which property, from the database's complaint when it says. */
@@ -49,6 +52,17 @@ function uniqueTaken(err: unknown, sent: Readonly<Record<string, unknown>>, obje
   return new DomainError('VALIDATION_FAILED', details[0]!.message, details);
 }
 
+/** A user is the profile of one record of the company at most (index records_user_link). */
+function userTaken(userUuid: string, otherRecord?: string | null): DomainError {
+  const message = `User ${userUuid} is the profile of another record${otherRecord ? ` (${otherRecord})` : ''}`;
+  return new DomainError('CONFLICT', message, [
+    { message, type: 'GENERAL', correctionSuggestion: `Unlink it there first with DELETE /api/v2/records/${otherRecord ?? '{recordUuid}'}/user` },
+  ]);
+}
+
+/** The User trait among a record's objects, if one holds it. */
+const userTraitOf = (objects: readonly RecordObject[]) => objects.find((o) => o.userTrait)?.userTrait ?? null;
+
 export function objectNotFound(name: string) {
   return new DomainError('NOT_FOUND', `Object ${name} not found`, [
     { message: `The selected company has no object named "${name}"`, type: 'NOT_FOUND', correctionSuggestion: 'Check the object name (list objects with POST /api/v2/objects/index)' },
@@ -59,7 +73,7 @@ export function objectNotFound(name: string) {
 export function recordStateOf(uuid: string, row: RecordRow): RecordState {
   return {
     exists: true, uuid, objectUuid: row.primary_object_uuid, objectName: row.object_name, extends: row.extends,
-    properties: row.vals, archived: row.deleted_at !== null,
+    properties: row.vals, archived: row.deleted_at !== null, user: row.user_uuid,
   };
 }
 
@@ -109,8 +123,23 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
       return { uuid, revision: done.revision, changed: done.events.length > 0 };
     } catch (err) {
       if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, sent, objects);
+      if (isUniqueViolation(err, 'records_user_link')) throw userTaken(command.type === 'LinkUser' ? command.userUuid : 'named by the e-mail');
       throw err;
     }
+  }
+
+  /**
+   * User trait: the active member of the company the record's e-mail property names, when the
+   * object holds the trait with an e-mail property and the values set it; `undefined` when they do
+   * not set it. A member who is another record's profile already is not linked (null).
+   */
+  async function memberNamed(tenant: string, uuid: string, objects: readonly RecordObject[], values: Readonly<Record<string, unknown>>): Promise<UserLinkFact | undefined> {
+    const emailProperty = userTraitOf(objects)?.emailProperty;
+    if (!emailProperty || !Object.hasOwn(values, emailProperty)) return undefined;
+    const email = values[emailProperty];
+    const member = typeof email === 'string' && email.trim() !== '' ? await linkableMember(db, tenant, { email }) : null;
+    const free = member && (member.linked_record === null || member.linked_record === uuid);
+    return { emailProperty, userUuid: free ? member.user_uuid : null };
   }
 
   return {
@@ -125,9 +154,10 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
       const objects = [object, ...extended];
       const uuid = (body.uuid ?? randomUUID()).toLowerCase();
       const definitions = definitionsOf(objects);
+      const userUuid = (await memberNamed(ctx.tenant, uuid, objects, body.properties))?.userUuid ?? null;
       const command: RecordCommand = {
         type: 'CreateRecord', uuid, objectUuid: object.objectUuid, objectName: object.name, properties: body.properties,
-        extends: extended.map((o) => o.objectUuid), definitions, ignoreErrors: opts.ignoreErrors ?? false,
+        extends: extended.map((o) => o.objectUuid), definitions, ignoreErrors: opts.ignoreErrors ?? false, userUuid,
       };
       try {
         const done = await handleCommand({
@@ -141,16 +171,18 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
           },
         });
         const properties = (done.events[0]!.data as { properties: Record<string, unknown> }).properties;
-        return { uuid, revision: done.revision, changed: true, properties, objects, definitions, createdAt: ctx.now };
+        return { uuid, revision: done.revision, changed: true, properties, objects, definitions, createdAt: ctx.now, userUuid };
       } catch (err) {
         if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, body.properties, objects);
+        if (userUuid && isUniqueViolation(err, 'records_user_link')) throw userTaken(userUuid);
         throw err;
       }
     },
 
     async update(ctx: CommandContext, uuid: string, properties: Record<string, unknown>, opts: WriteOptions & { objectName?: string } = {}): Promise<Written> {
       const { row, objects } = await existing(ctx.tenant, uuid, opts.objectName);
-      return onRecord(ctx, uuid, row, { type: 'UpdateRecord', properties, definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false }, opts, properties, objects);
+      const userLink = await memberNamed(ctx.tenant, uuid, objects, properties);
+      return onRecord(ctx, uuid, row, { type: 'UpdateRecord', properties, definitions: definitionsOf(objects), ignoreErrors: opts.ignoreErrors ?? false, userLink }, opts, properties, objects);
     },
 
     async archive(ctx: CommandContext, uuid: string, mode: string, objectName?: string): Promise<Written> {
@@ -167,6 +199,37 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
       const { row, objects } = await existing(ctx.tenant, uuid, objectName);
       const target = await objectNamed(ctx.tenant, extendedObjectName);
       return onRecord(ctx, uuid, row, { type: 'ExtendRecord', objectUuid: target.objectUuid, objectName: target.name }, {}, {}, [...objects, target]);
+    },
+
+    /**
+     * User trait: makes the record the profile of `userUuid`, or (without it) of the member its
+     * e-mail property names. Only an active member of the caller's company: anyone else is the
+     * same 404 as a user who does not exist.
+     */
+    async linkUser(ctx: CommandContext, uuid: string, userUuid?: string): Promise<Written> {
+      const { row, objects } = await existing(ctx.tenant, uuid);
+      const trait = userTraitOf(objects);
+      if (!trait) throw wrongRecordState(`Record ${uuid} is no user profile: none of its objects has the User trait`, 'Give its object the User trait first (POST /api/v2/traits/{objectUuid}/User)');
+      let member;
+      if (userUuid !== undefined) {
+        member = await linkableMember(db, ctx.tenant, { userUuid });
+        if (!member) throw notFound('User', userUuid);
+      } else {
+        const email = trait.emailProperty ? row.vals[trait.emailProperty] : undefined;
+        if (typeof email !== 'string' || email.trim() === '') {
+          throw invalid('body.userUuid', 'no user named: the record holds no e-mail to link by', trait.emailProperty ? `Send {"userUuid": "..."} or set the record's ${trait.emailProperty}` : 'Send {"userUuid": "..."} (the User trait names no emailProperty)', 'INVALID_VALUE');
+        }
+        member = await linkableMember(db, ctx.tenant, { email });
+        if (!member) throw notFound('User', email);
+      }
+      if (member.linked_record !== null && member.linked_record !== uuid) throw userTaken(member.user_uuid, member.linked_record);
+      return onRecord(ctx, uuid, row, { type: 'LinkUser', userUuid: member.user_uuid });
+    },
+
+    /** User trait: the record is no longer any user's profile (nothing happens when it was not). */
+    async unlinkUser(ctx: CommandContext, uuid: string): Promise<Written> {
+      const { row } = await existing(ctx.tenant, uuid);
+      return onRecord(ctx, uuid, row, { type: 'UnlinkUser' });
     },
 
     async removeExtension(ctx: CommandContext, uuid: string, extendedObjectName: string, objectName?: string): Promise<Written> {

@@ -6,6 +6,7 @@ import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
 import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 import type { SavedFilters } from './saved-filters.service.js';
 
 const tags = ['saved filters'];
@@ -22,7 +23,9 @@ export const savedFilterSchema = z
     groups: z.array(z.unknown()),
     filter: z.object({ groups: z.array(z.unknown()) }),
     sort: z.array(z.unknown()),
-    createdBy: z.string().nullable(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema,
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
     deletedAt: z.number().int().nullable(),
@@ -42,7 +45,7 @@ const inputSchema = z
   .strict()
   .meta({ id: 'SavedFilterBody' });
 
-const toSavedFilter = (r: SavedFilterRow): z.infer<typeof savedFilterSchema> => ({
+const toSavedFilter = (r: SavedFilterRow, actors: Actors): z.infer<typeof savedFilterSchema> => ({
   uuid: r.filter_uuid,
   name: r.name,
   objectName: r.object_name,
@@ -50,7 +53,7 @@ const toSavedFilter = (r: SavedFilterRow): z.infer<typeof savedFilterSchema> => 
   groups: r.groups,
   filter: { groups: r.groups },
   sort: r.sort,
-  createdBy: r.created_by,
+  ...actorFieldsOf(r, actors),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   deletedAt: r.deleted_at,
@@ -70,21 +73,21 @@ export const savedFiltersRoutes = (deps: { savedFilters: SavedFilters }): Fastif
 
     app.post('/', { config: auth, schema: { tags, body: inputSchema, response: { 201: envelope(savedFilterSchema), ...errors } } }, async (request, reply) => {
       reply.code(201);
-      return ok(toSavedFilter(await savedFilters.create(commandContext(request), request.body)), 'created');
+      return ok(await app.audit.one(companyActor(request).tenant, await savedFilters.create(commandContext(request), request.body), toSavedFilter), 'created');
     });
 
     app.post('/index', { config: auth, schema: { tags, description: 'The company\'s saved filters by name (objectName narrows to one object).', body: listBody, response: { 200: listEnvelope(savedFilterSchema), ...errors } } }, async (request) => {
       const { limit, page: n, objectName, deleted } = request.body;
       const { rows, total } = await savedFilters.list(companyActor(request).tenant, { objectName, deleted, limit, offset: pageOffset(n, limit) });
-      return page(rows.map(toSavedFilter), total, n, limit);
+      return page(await app.audit.all(companyActor(request).tenant, rows, toSavedFilter), total, n, limit);
     });
 
     app.get('/:filterUuid', { config: auth, schema: { tags, params, response: { 200: envelope(savedFilterSchema), ...errors } } }, async (request) =>
-      ok(toSavedFilter(await savedFilters.get(companyActor(request).tenant, request.params.filterUuid))),
+      ok(await app.audit.one(companyActor(request).tenant, await savedFilters.get(companyActor(request).tenant, request.params.filterUuid), toSavedFilter)),
     );
 
     app.put('/:filterUuid', { config: auth, schema: { tags, params, body: inputSchema, response: { 200: envelope(savedFilterSchema), ...errors } } }, async (request) =>
-      ok(toSavedFilter(await savedFilters.update(commandContext(request), request.params.filterUuid, request.body)), 'updated'),
+      ok(await app.audit.one(companyActor(request).tenant, await savedFilters.update(commandContext(request), request.params.filterUuid, request.body), toSavedFilter), 'updated'),
     );
 
     app.delete('/:filterUuid', { config: auth, schema: { tags, description: 'Soft-deletes the filter; PATCH restores it.', params, response: { 200: z.object({ message: z.string(), data: z.string() }), ...errors } } }, async (request) => {
@@ -93,6 +96,6 @@ export const savedFiltersRoutes = (deps: { savedFilters: SavedFilters }): Fastif
     });
 
     app.patch('/:filterUuid', { config: auth, schema: { tags, description: 'Restores a soft-deleted saved filter (spec 4.7).', params, response: { 200: envelope(savedFilterSchema), ...errors } } }, async (request) =>
-      ok(toSavedFilter(await savedFilters.restore(commandContext(request), request.params.filterUuid)), 'restored'),
+      ok(await app.audit.one(companyActor(request).tenant, await savedFilters.restore(commandContext(request), request.params.filterUuid), toSavedFilter), 'restored'),
     );
   };

@@ -22,7 +22,7 @@ export const objectsRoutes = (deps: { objects: ObjectsService }): FastifyPluginA
       },
       async (request, reply) => {
         reply.code(201);
-        return ok(toObject(await objects.create(commandContext(request), request.body)), 'created');
+        return ok(await app.audit.one(companyActor(request).tenant, await objects.create(commandContext(request), request.body), toObject), 'created');
       },
     );
 
@@ -39,14 +39,14 @@ export const objectsRoutes = (deps: { objects: ObjectsService }): FastifyPluginA
       },
       async (request) => {
         const { rows, total } = await objects.list(companyActor(request).tenant, request.body);
-        return page(rows.map(toObject), total, request.body.page, request.body.limit);
+        return page(await app.audit.all(companyActor(request).tenant, rows, toObject), total, request.body.page, request.body.limit);
       },
     );
 
     app.get(
       '/:uuid',
       { config: readAuth, schema: { tags, description: 'One object, soft-deleted or not.', params, response: { 200: envelope(objectSchema), ...errorResponses(401, 403, 404) } } },
-      async (request) => ok(toObject(await objects.get(companyActor(request).tenant, request.params.uuid))),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await objects.get(companyActor(request).tenant, request.params.uuid), toObject)),
     );
 
     app.put(
@@ -55,18 +55,18 @@ export const objectsRoutes = (deps: { objects: ObjectsService }): FastifyPluginA
         config: writeAuth,
         schema: { tags, description: 'Changes the label, plural, description, icon or group; the name cannot change.', params, body: updateObjectBodySchema, response: { 200: envelope(objectSchema), ...errorResponses(400, 401, 403, 404, 409) } },
       },
-      async (request) => ok(toObject(await objects.update(commandContext(request), request.params.uuid, request.body)), 'updated'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await objects.update(commandContext(request), request.params.uuid, request.body), toObject), 'updated'),
     );
 
     app.delete(
       '/:uuid',
       { config: writeAuth, schema: { tags, description: 'Soft-deletes the object; its name stays taken until it is restored.', params, response: { 200: envelope(objectSchema), ...errorResponses(401, 403, 404, 409) } } },
-      async (request) => ok(toObject(await objects.remove(commandContext(request), request.params.uuid)), 'deleted'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await objects.remove(commandContext(request), request.params.uuid), toObject), 'deleted'),
     );
 
     app.post(
       '/:uuid/restore',
       { config: writeAuth, schema: { tags, description: 'Restores a soft-deleted object.', params, response: { 200: envelope(objectSchema), ...errorResponses(401, 403, 404, 409) } } },
-      async (request) => ok(toObject(await objects.restore(commandContext(request), request.params.uuid)), 'restored'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await objects.restore(commandContext(request), request.params.uuid), toObject), 'restored'),
     );
   };

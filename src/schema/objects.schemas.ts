@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ObjectRow } from '../../read-models/objects.queries.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 
 export const objectSchema = z
   .object({
@@ -14,8 +15,9 @@ export const objectSchema = z
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
     deletedAt: z.number().int().nullable(),
-    createdBy: z.string().nullable(),
-    updatedBy: z.string().nullable(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema,
     revision: z.number().int().describe('The stream revision of the object'),
   })
   .meta({ id: 'ObjectDefinition' });
@@ -36,7 +38,7 @@ export const updateObjectBodySchema = z
   .object({ name: z.string().max(200).optional().describe('May be sent, but only with the current name'), ...display, label: display.label.optional() })
   .meta({ id: 'UpdateObject' });
 
-export const toObject = (row: ObjectRow): z.infer<typeof objectSchema> => ({
+export const toObject = (row: ObjectRow, actors: Actors): z.infer<typeof objectSchema> => ({
   uuid: row.object_uuid,
   name: row.name,
   label: row.label,
@@ -48,7 +50,6 @@ export const toObject = (row: ObjectRow): z.infer<typeof objectSchema> => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
-  createdBy: row.created_by,
-  updatedBy: row.updated_by,
+  ...actorFieldsOf(row, actors),
   revision: row.revision,
 });

@@ -29,7 +29,7 @@ export const propertiesRoutes = (deps: { properties: PropertiesService }): Fasti
       },
       async (request, reply) => {
         reply.code(201);
-        return ok(toProperty(await properties.create(commandContext(request), request.params.objectUuid, request.body)), 'created');
+        return ok(await app.audit.one(companyActor(request).tenant, await properties.create(commandContext(request), request.params.objectUuid, request.body), toProperty), 'created');
       },
     );
 
@@ -47,14 +47,14 @@ export const propertiesRoutes = (deps: { properties: PropertiesService }): Fasti
       },
       async (request) => {
         const { rows, total } = await properties.list(companyActor(request).tenant, request.params.objectUuid, request.body);
-        return page(rows.map(toProperty), total, request.body.page, request.body.limit);
+        return page(await app.audit.all(companyActor(request).tenant, rows, toProperty), total, request.body.page, request.body.limit);
       },
     );
 
     app.get(
       '/:objectUuid/properties/:propertyUuid',
       { config: readAuth, schema: { tags, description: 'One property, soft-deleted or not.', params, response: { 200: envelope(propertySchema), ...errorResponses(401, 403, 404) } } },
-      async (request) => ok(toProperty(await properties.get(companyActor(request).tenant, request.params.objectUuid, request.params.propertyUuid))),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await properties.get(companyActor(request).tenant, request.params.objectUuid, request.params.propertyUuid), toProperty)),
     );
 
     app.put(
@@ -70,7 +70,7 @@ export const propertiesRoutes = (deps: { properties: PropertiesService }): Fasti
           response: { 200: envelope(propertySchema), ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
-      async (request) => ok(toProperty(await properties.update(commandContext(request), request.params.objectUuid, request.params.propertyUuid, request.body)), 'updated'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await properties.update(commandContext(request), request.params.objectUuid, request.params.propertyUuid, request.body), toProperty), 'updated'),
     );
 
     app.delete(
@@ -79,7 +79,7 @@ export const propertiesRoutes = (deps: { properties: PropertiesService }): Fasti
         config: writeAuth,
         schema: { tags, description: "Soft-deletes the property: records hide its values until it is restored (the values are kept).", params, response: { 200: envelope(propertySchema), ...errorResponses(401, 403, 404, 409) } },
       },
-      async (request) => ok(toProperty(await properties.remove(commandContext(request), request.params.objectUuid, request.params.propertyUuid)), 'deleted'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await properties.remove(commandContext(request), request.params.objectUuid, request.params.propertyUuid), toProperty), 'deleted'),
     );
 
     app.post(
@@ -88,6 +88,6 @@ export const propertiesRoutes = (deps: { properties: PropertiesService }): Fasti
         config: writeAuth,
         schema: { tags, description: 'Restores a soft-deleted property (spec 4.7); returns the restored property.', params, response: { 200: envelope(propertySchema), ...errorResponses(401, 403, 404, 409) } },
       },
-      async (request) => ok(toProperty(await properties.restore(commandContext(request), request.params.objectUuid, request.params.propertyUuid)), 'restored'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await properties.restore(commandContext(request), request.params.objectUuid, request.params.propertyUuid), toProperty), 'restored'),
     );
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { propertyDefinitionSchema, propertyInputSchema } from '../../aggregates/property/property.schemas.js';
 import { toDefinition, type PropertyRow } from '../../read-models/properties.queries.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 
 export const propertySchema = propertyDefinitionSchema
   .extend({
@@ -10,6 +11,9 @@ export const propertySchema = propertyDefinitionSchema
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
     deletedAt: z.number().int().nullable(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema,
     revision: z.number().int(),
   })
   .meta({ id: 'Property' });
@@ -19,7 +23,7 @@ export const createPropertyBodySchema = propertyInputSchema;
 /** Every field optional: a client may PUT back what it read; immutable fields must keep their values. */
 export const updatePropertyBodySchema = propertyInputSchema.partial().meta({ id: 'PropertyUpdate' });
 
-export const toProperty = (row: PropertyRow): z.infer<typeof propertySchema> => ({
+export const toProperty = (row: PropertyRow, actors: Actors): z.infer<typeof propertySchema> => ({
   uuid: row.property_uuid,
   objectUuid: row.object_uuid,
   ...toDefinition(row),
@@ -27,5 +31,6 @@ export const toProperty = (row: PropertyRow): z.infer<typeof propertySchema> => 
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
+  ...actorFieldsOf(row, actors),
   revision: row.revision,
 });

@@ -23,7 +23,7 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
         config: writeAuth,
         schema: { tags, description: 'Sets the index (display order) of several relations; every uuid must exist, or nothing changes.', body: updateIndicesBodySchema, response: { 200: envelope(z.array(relationSchema)), ...errorResponses(400, 401, 403, 404, 409) } },
       },
-      async (request) => ok((await relations.updateIndices(commandContext(request), request.body)).map(toRelation), 'updated'),
+      async (request) => ok(await app.audit.all(tenantOf(request), await relations.updateIndices(commandContext(request), request.body), toRelation), 'updated'),
     );
 
     app.post(
@@ -31,7 +31,7 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
       { config: readAuth, schema: { tags, description: `Relations of the selected company. ${listKeys}`, body: indexBody, response: { 200: listEnvelope(relationSchema), ...errorResponses(400, 401, 403) } } },
       async (request) => {
         const { rows, total } = await relations.list(tenantOf(request), { kind: 'all' }, request.body);
-        return page(rows.map(toRelation), total, request.body.page, request.body.limit);
+        return page(await app.audit.all(tenantOf(request), rows, toRelation), total, request.body.page, request.body.limit);
       },
     );
 
@@ -43,7 +43,7 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
       },
       async (request) => {
         const { rows, total } = await relations.list(tenantOf(request), { kind: 'object', objectUuid: request.params.objectUuid }, request.body);
-        return page(rows.map(toRelation), total, request.body.page, request.body.limit);
+        return page(await app.audit.all(tenantOf(request), rows, toRelation), total, request.body.page, request.body.limit);
       },
     );
 
@@ -62,7 +62,7 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
       async (request) => {
         const { fromObjectUuid, toObjectUuid } = request.params;
         const { rows, total } = await relations.list(tenantOf(request), { kind: 'between', fromObjectUuid, toObjectUuid }, request.body);
-        return page(rows.map(toRelation), total, request.body.page, request.body.limit);
+        return page(await app.audit.all(tenantOf(request), rows, toRelation), total, request.body.page, request.body.limit);
       },
     );
 
@@ -81,14 +81,14 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
       async (request, reply) => {
         const { relation, created } = await relations.upsert(commandContext(request), request.params.objectUuid, request.body);
         reply.code(created ? 201 : 200);
-        return ok(toRelation(relation), created ? 'created' : 'updated');
+        return ok(await app.audit.one(tenantOf(request), relation, toRelation), created ? 'created' : 'updated');
       },
     );
 
     app.get(
       '/:relationUuid',
       { config: readAuth, schema: { tags, description: 'One relation, soft-deleted or not.', params: relationParams, response: { 200: envelope(relationSchema), ...errorResponses(401, 403, 404) } } },
-      async (request) => ok(toRelation(await relations.get(tenantOf(request), request.params.relationUuid))),
+      async (request) => ok(await app.audit.one(tenantOf(request), await relations.get(tenantOf(request), request.params.relationUuid), toRelation)),
     );
 
     app.get(
@@ -102,7 +102,10 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
           response: { 200: envelope(relationFromObjectSchema), ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => ok(toRelationFromObject(await relations.fromObject(tenantOf(request), request.params.relationUuid, request.params.objectUuid))),
+      async (request) => {
+        const found = await relations.fromObject(tenantOf(request), request.params.relationUuid, request.params.objectUuid);
+        return ok(await app.audit.one(tenantOf(request), found.relation, (_, actors) => toRelationFromObject(found, actors)));
+      },
     );
 
     app.delete(
@@ -111,13 +114,13 @@ export const relationsRoutes = (deps: { relations: RelationsService }): FastifyP
         config: writeAuth,
         schema: { tags, description: 'Soft-deletes the relation: its connections are hidden until it is restored.', params: relationParams, response: { 200: envelope(relationSchema), ...errorResponses(401, 403, 404, 409) } },
       },
-      async (request) => ok(toRelation(await relations.remove(commandContext(request), request.params.relationUuid)), 'deleted'),
+      async (request) => ok(await app.audit.one(tenantOf(request), await relations.remove(commandContext(request), request.params.relationUuid), toRelation), 'deleted'),
     );
 
     app.post(
       '/:relationUuid/restore',
       { config: writeAuth, schema: { tags, description: 'Restores a soft-deleted relation and its connections.', params: relationParams, response: { 200: envelope(relationSchema), ...errorResponses(401, 403, 404, 409) } } },
-      async (request) => ok(toRelation(await relations.restore(commandContext(request), request.params.relationUuid)), 'restored'),
+      async (request) => ok(await app.audit.one(tenantOf(request), await relations.restore(commandContext(request), request.params.relationUuid), toRelation), 'restored'),
     );
 
     app.delete(

@@ -5,6 +5,7 @@ import { optionalBody } from './http-common.js';
 import type { RecordLinkRow } from '../../read-models/record-links.queries.js';
 import { toRelationDefinition, type RelationRow } from '../../read-models/relations.queries.js';
 import type { RelationFromObject } from './relations.service.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 
 export const relationSchema = z
   .object({
@@ -24,6 +25,9 @@ export const relationSchema = z
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
     deletedAt: z.number().int().nullable(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema,
     revision: z.number().int(),
   })
   .meta({ id: 'Relation' });
@@ -68,20 +72,21 @@ export const connectionSchema = z
   .meta({ id: 'RecordConnection' });
 
 /** The relation as answered: its row's definition (`toRelationDefinition`, the one mapping of the row) and its audit fields. */
-export const toRelation = (row: RelationRow): z.infer<typeof relationSchema> => ({
+export const toRelation = (row: RelationRow, actors: Actors): z.infer<typeof relationSchema> => ({
   uuid: row.relation_uuid,
   ...toRelationDefinition(row),
   deleted: row.deleted_at !== null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
+  ...actorFieldsOf(row, actors),
   revision: row.revision,
 });
 
-export const toRelationFromObject = ({ relation, object, other, side }: RelationFromObject): z.infer<typeof relationFromObjectSchema> => {
+export const toRelationFromObject = ({ relation, object, other, side }: RelationFromObject, actors: Actors): z.infer<typeof relationFromObjectSchema> => {
   const summary = (o: typeof object) => ({ uuid: o.object_uuid, name: o.name, label: o.label, plural: o.plural, deleted: o.deleted_at !== null });
   return {
-    ...toRelation(relation),
+    ...toRelation(relation, actors),
     side,
     endName: side === 'origin' ? relation.from_name : relation.to_name,
     cardinalityFromHere: side === 'origin' ? relation.cardinality : reversed(relation.cardinality),

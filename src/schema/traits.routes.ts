@@ -29,14 +29,14 @@ export const traitsRoutes = (deps: { traits: TraitsService }): FastifyPluginAsyn
         const { limit } = request.query;
         const n = request.query.page;
         const { rows, total } = await traits.list(companyActor(request).tenant, request.params.objectUuid, limit, pageOffset(n, limit));
-        return page(rows.map(toTrait), total, n, limit);
+        return page(await app.audit.all(companyActor(request).tenant, rows, toTrait), total, n, limit);
       },
     );
 
     app.get(
       '/:objectUuid/:traitName',
       { config: readAuth, schema: { tags, description: 'One trait of the object; a missing trait is a 404 NOT_FOUND.', params, response: { 200: envelope(traitSchema), ...errorResponses(400, 401, 403, 404) } } },
-      async (request) => ok(toTrait(await traits.get(companyActor(request).tenant, request.params.objectUuid, traitNameOf(request.params.traitName)))),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await traits.get(companyActor(request).tenant, request.params.objectUuid, traitNameOf(request.params.traitName)), toTrait)),
     );
 
     app.post(
@@ -54,7 +54,7 @@ export const traitsRoutes = (deps: { traits: TraitsService }): FastifyPluginAsyn
       async (request, reply) => {
         const { trait, created } = await traits.configure(commandContext(request), request.params.objectUuid, traitNameOf(request.params.traitName), request.body);
         reply.code(created ? 201 : 200);
-        return ok(toTrait(trait), created ? 'created' : 'updated');
+        return ok(await app.audit.one(companyActor(request).tenant, trait, toTrait), created ? 'created' : 'updated');
       },
     );
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { traitNameSchema } from '../../aggregates/trait/trait.schemas.js';
 import { limitQueryField, pageQueryField } from '../../aggregates/kernel/paging.js';
 import type { TraitRow } from '../../read-models/traits.queries.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 
 export const traitSchema = z
   .object({
@@ -10,6 +11,9 @@ export const traitSchema = z
     details: z.record(z.string(), z.unknown()).describe('FlowTrait, TableTrait, PageTrait or UserTrait'),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema.describe('Always null: a removed trait is not shown'),
     revision: z.number().int(),
   })
   .meta({ id: 'Trait' });
@@ -22,11 +26,12 @@ export const traitBodySchema = z
 /** Spec 8: page 0 (the first) by default; at most 100 a page (a larger limit is a 400). */
 export const traitListQuerySchema = z.object({ page: pageQueryField, limit: limitQueryField });
 
-export const toTrait = (row: TraitRow): z.infer<typeof traitSchema> => ({
+export const toTrait = (row: TraitRow, actors: Actors): z.infer<typeof traitSchema> => ({
   objectUuid: row.object_uuid,
   traitName: row.trait,
   details: row.config,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  ...actorFieldsOf(row, actors),
   revision: row.revision,
 });

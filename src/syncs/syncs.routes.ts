@@ -21,7 +21,7 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
       { config: write, schema: { tags, description: 'Creates a sync: mapped properties of source records are copied to their related target records on create, update and connect.', body: createSyncBodySchema, response: { 201: envelope(syncSchema) } } },
       async (request, reply) => {
         reply.code(201);
-        return ok(toSync(await syncs.create(commandContext(request), request.body)), 'created');
+        return ok(await app.audit.one(companyActor(request).tenant, await syncs.create(commandContext(request), request.body), toSync), 'created');
       },
     );
 
@@ -40,16 +40,16 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
         const { limit, page: n, query, filters } = request.body;
         const deleted = filters.some((f) => f.key === 'deleted' && f.value === true);
         const { rows, total } = await syncs.list(companyActor(request).tenant, { deleted, query, limit, offset: pageOffset(n, limit) });
-        return page(rows.map(toSync), total, n, limit);
+        return page(await app.audit.all(companyActor(request).tenant, rows, toSync), total, n, limit);
       },
     );
 
     app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(syncSchema) } } }, async (request) =>
-      ok(toSync(await syncs.found(companyActor(request).tenant, request.params.uuid))),
+      ok(await app.audit.one(companyActor(request).tenant, await syncs.found(companyActor(request).tenant, request.params.uuid), toSync)),
     );
 
     app.put('/:uuid', { config: write, schema: { tags, params, body: updateSyncBodySchema, response: { 200: envelope(syncSchema) } } }, async (request) =>
-      ok(toSync(await syncs.update(commandContext(request), request.params.uuid, request.body)), 'updated'),
+      ok(await app.audit.one(companyActor(request).tenant, await syncs.update(commandContext(request), request.params.uuid, request.body), toSync), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
@@ -58,6 +58,6 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
     });
 
     app.post('/:uuid/restore', { config: write, schema: { tags, description: 'Restores a deleted sync.', params, response: { 200: envelope(syncSchema) } } }, async (request) =>
-      ok(toSync(await syncs.restore(commandContext(request), request.params.uuid)), 'restored'),
+      ok(await app.audit.one(companyActor(request).tenant, await syncs.restore(commandContext(request), request.params.uuid), toSync), 'restored'),
     );
   };

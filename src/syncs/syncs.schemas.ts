@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditFields, auditFieldsOf } from '../http/audit-fields.js';
+import { auditFields, auditFieldsOf, type Actors } from '../http/audit-fields.js';
 import type { SyncRow } from '../../read-models/syncs.queries.js';
 
 const mapping = z.object({ source: z.string().min(1).max(200).describe('Property of the source object'), target: z.string().min(1).max(200).describe('Property of the target object') }).strict();
@@ -36,7 +36,7 @@ export const syncSchema = z
   })
   .meta({ id: 'Sync' });
 
-export const toSync = (row: SyncRow): z.infer<typeof syncSchema> => ({
+export const toSync = (row: SyncRow, actors: Actors): z.infer<typeof syncSchema> => ({
   uuid: row.sync_uuid,
   name: row.name,
   label: row.label,
@@ -47,5 +47,5 @@ export const toSync = (row: SyncRow): z.infer<typeof syncSchema> => ({
   relationUuid: row.relation_uuid,
   mappings: row.mappings,
   enabled: row.enabled,
-  ...auditFieldsOf(row),
+  ...auditFieldsOf(row, actors),
 });

@@ -4,6 +4,7 @@ import { commandContext, companyActor } from '../auth/actor.js';
 import { scopeNames } from '../auth/scopes.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody, pageOffset } from '../http/pagination.js';
+import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
 import type { TeamsService, TeamView } from './teams.service.js';
 
 const tags = ['teams'];
@@ -21,12 +22,15 @@ const teamSchema = z
     members: z.array(z.object({ uuid: z.string(), email: z.string(), firstname: z.string(), lastname: z.string() })),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
-    createdByUuid: z.string().nullable(),
+    createdByUuid: z.string().nullable().describe('The uuid of createdBy (kept for clients of the first release)'),
+    createdBy: actorRefSchema,
+    updatedBy: actorRefSchema,
+    deletedBy: actorRefSchema,
     revision: z.number().int(),
   })
   .meta({ id: 'Team' });
 
-const toTeam = (t: TeamView): z.infer<typeof teamSchema> => ({
+const toTeam = (t: TeamView, actors: Actors): z.infer<typeof teamSchema> => ({
   uuid: t.team_uuid,
   name: t.name,
   description: t.description,
@@ -35,6 +39,7 @@ const toTeam = (t: TeamView): z.infer<typeof teamSchema> => ({
   createdAt: t.created_at,
   updatedAt: t.updated_at,
   createdByUuid: t.created_by,
+  ...actorFieldsOf(t, actors),
   revision: t.revision,
 });
 
@@ -53,18 +58,18 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
       },
       async (request, reply) => {
         reply.code(201);
-        return ok(toTeam(await teams.create(commandContext(request), request.body)), 'created');
+        return ok(await app.audit.one(companyActor(request).tenant, await teams.create(commandContext(request), request.body), toTeam), 'created');
       },
     );
 
     app.post('/index', { config: read, schema: { tags, body: paginationBody, response: { 200: listEnvelope(teamSchema) } } }, async (request) => {
       const { limit, page: n } = request.body;
       const { rows, total } = await teams.list(companyActor(request).tenant, limit, pageOffset(n, limit));
-      return page(rows.map(toTeam), total, n, limit);
+      return page(await app.audit.all(companyActor(request).tenant, rows, toTeam), total, n, limit);
     });
 
     app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(teamSchema) } } }, async (request) =>
-      ok(toTeam(await teams.view(companyActor(request).tenant, request.params.uuid))),
+      ok(await app.audit.one(companyActor(request).tenant, await teams.view(companyActor(request).tenant, request.params.uuid), toTeam)),
     );
 
     app.put(
@@ -73,7 +78,7 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
         config: write,
         schema: { tags, params, body: z.object({ name: z.string().min(1).max(200).optional(), description: z.string().max(2000).optional(), scopes: scopesSchema.optional() }), response: { 200: envelope(teamSchema) } },
       },
-      async (request) => ok(toTeam(await teams.update(commandContext(request), request.params.uuid, request.body)), 'updated'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await teams.update(commandContext(request), request.params.uuid, request.body), toTeam), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
@@ -84,11 +89,11 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
     app.put(
       '/:uuid/users/:userUuid',
       { config: write, schema: { tags, description: 'Adds a member of the company to the team.', params: memberParams, response: { 200: envelope(teamSchema) } } },
-      async (request) => ok(toTeam(await teams.addMember(commandContext(request), request.params.uuid, request.params.userUuid)), 'added'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await teams.addMember(commandContext(request), request.params.uuid, request.params.userUuid), toTeam), 'added'),
     );
 
     app.delete('/:uuid/users/:userUuid', { config: write, schema: { tags, params: memberParams, response: { 200: envelope(teamSchema) } } }, async (request) =>
-      ok(toTeam(await teams.removeMember(commandContext(request), request.params.uuid, request.params.userUuid)), 'removed'),
+      ok(await app.audit.one(companyActor(request).tenant, await teams.removeMember(commandContext(request), request.params.uuid, request.params.userUuid), toTeam), 'removed'),
     );
 
     app.get('/:uuid/records', { config: read, schema: { tags, description: 'Record uuids assigned to the team.', params, response: { 200: envelope(z.array(z.string())) } } }, async (request) =>

@@ -27,7 +27,7 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
       { config: write, schema: { tags, description: 'Creates a webhook for the selected company. url, secret and topic are required; the secret is never returned.', body: createWebhookBodySchema, response: { 201: envelope(webhookSchema) } } },
       async (request, reply) => {
         reply.code(201);
-        return ok(toWebhook(await webhooks.create(commandContext(request), companyOwner(request), request.body)), 'created');
+        return ok(await app.audit.one(companyActor(request).tenant, await webhooks.create(commandContext(request), companyOwner(request), request.body), toWebhook), 'created');
       },
     );
 
@@ -35,7 +35,7 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
     async function list(request: FastifyRequest, body: PaginationRequest, topicContains?: string) {
       const { limit, page: n, query } = body;
       const { rows, total } = await webhooks.list(companyOwner(request), { topicContains, query, limit, offset: pageOffset(n, limit) });
-      return page(rows.map(toWebhook), total, n, limit);
+      return page(await app.audit.all(companyActor(request).tenant, rows, toWebhook), total, n, limit);
     }
 
     app.post(
@@ -83,13 +83,13 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
     );
 
     app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(webhookSchema) } } }, async (request) =>
-      ok(toWebhook(await webhooks.found(companyOwner(request), request.params.uuid))),
+      ok(await app.audit.one(companyActor(request).tenant, await webhooks.found(companyOwner(request), request.params.uuid), toWebhook)),
     );
 
     app.put(
       '/:uuid',
       { config: write, schema: { tags, description: 'Changes the given fields; a given secret replaces the old one.', params, body: updateWebhookBodySchema, response: { 200: envelope(webhookSchema) } } },
-      async (request) => ok(toWebhook(await webhooks.update(commandContext(request), companyOwner(request), request.params.uuid, request.body)), 'updated'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await webhooks.update(commandContext(request), companyOwner(request), request.params.uuid, request.body), toWebhook), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {

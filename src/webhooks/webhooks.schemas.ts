@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditFields, auditFieldsOf } from '../http/audit-fields.js';
+import { auditFields, auditFieldsOf, type Actors } from '../http/audit-fields.js';
 import { TOPIC_GRAMMAR } from '../../aggregates/webhook/webhook.topics.js';
 import {
   MAX_BACKOFF_MS,
@@ -65,7 +65,7 @@ export const webhookSchema = z
   .meta({ id: 'Webhook' });
 export type WebhookView = z.infer<typeof webhookSchema>;
 
-export const toWebhook = (row: WebhookRow): WebhookView => ({
+export const toWebhook = (row: WebhookRow, actors: Actors): WebhookView => ({
   uuid: row.webhook_uuid,
   appUuid: row.app_uuid,
   name: row.name,
@@ -80,7 +80,7 @@ export const toWebhook = (row: WebhookRow): WebhookView => ({
   retryEnabled: row.retry_enabled,
   maxRetries: row.max_retries,
   retryBackoffMs: row.retry_backoff_ms,
-  ...auditFieldsOf(row),
+  ...auditFieldsOf(row, actors),
 });
 
 export const formatSchema = z.object({ name: z.enum(webhookFormats), description: z.string() }).meta({ id: 'WebhookFormat' });
