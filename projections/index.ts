@@ -12,6 +12,8 @@ import { webhooksProjection } from './webhooks.projection.js';
 import { syncsProjection } from './syncs.projection.js';
 import { recordsProjection } from './records.projection.js';
 import { savedFiltersProjection } from './saved-filters.projection.js';
+import { pagesProjection } from './pages.projection.js';
+import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -31,4 +33,7 @@ export const projections: readonly Projection[] = [
   // Records (issue 5).
   recordsProjection,
   savedFiltersProjection,
+  // Webpages and the CMS (issue 16).
+  pagesProjection,
+  cmsEnvironmentsProjection,
 ];

@@ -20,6 +20,7 @@ import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
+import { registerWebpages } from './webpages/webpages.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,5 +84,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerWebhooks(app, { config, db: platform.db, store: platform.store });
   await registerSyncs(app, { config, db: platform.db, store: platform.store });
   await registerRecords(app, { db: platform.db, store: platform.store });
+  await registerWebpages(app, { config, db: platform.db, store: platform.store });
   return app;
 }
