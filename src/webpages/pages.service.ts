@@ -117,9 +117,9 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
   }
 
   async function pageOf(tenant: string, recordUuid: string, environment: string | undefined, locale: string): Promise<PageRow> {
-    const env = await environmentOf(tenant, environment, 'query.environment');
-    const row = await pageOfRecord(db, tenant, recordUuid, env.key, locale);
-    if (!row) throw notFound(`Webpage of record ${recordUuid} in environment ${env.key} (${locale}); webpage`, 'requested');
+    const env = environment === undefined ? await defaultEnvironment(db, tenant) : await environmentByKey(db, tenant, environment);
+    const row = env ? await pageOfRecord(db, tenant, recordUuid, env.key, locale) : null;
+    if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${env?.key ?? environment ?? '(default)'} and locale ${locale}`);
     return row;
   }
 
