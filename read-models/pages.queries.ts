@@ -55,6 +55,28 @@ export async function pageOfRecord(sql: Sql, tenant: string, recordUuid: string,
   return row ?? null;
 }
 
+/** The page of a record in an environment (null: the default one) and locale, in one statement. */
+export async function pageOfRecordIn(sql: Sql, tenant: string, recordUuid: string, environment: string | null, locale: string): Promise<PageRow | null> {
+  const [row] = await sql.query<PageRow>(
+    `select ${columns} from rm_pages where tenant = $1 and record_uuid = $2 and locale = $4 and not template
+        and environment = coalesce($3::text, (select key from rm_cms_environments where tenant = $1 and is_default))`,
+    [tenant, recordUuid, environment, locale],
+    'pages_of_record_in',
+  );
+  return row ?? null;
+}
+
+/** What a page DTO adds to the page: the record's values and the locales of its pages in the environment. */
+export async function pageExtras(sql: Sql, tenant: string, recordUuid: string, environment: string): Promise<{ vals: Record<string, unknown> | null; locales: string[] }> {
+  const [row] = await sql.query<{ vals: Record<string, unknown> | null; locales: string[] | null }>(
+    `select (select r.vals from records r where r.tenant = $1 and r.uuid = $2 and r.is_primary) as vals,
+            (select array_agg(p.locale order by p.locale) from rm_pages p where p.tenant = $1 and p.record_uuid = $2 and p.environment = $3 and not p.template) as locales`,
+    [tenant, recordUuid, environment],
+    'pages_extras',
+  );
+  return { vals: row?.vals ?? null, locales: row?.locales ?? [] };
+}
+
 /** The template page of an object in an environment and locale. */
 export async function templateOf(sql: Sql, tenant: string, objectUuid: string, environment: string, locale: string): Promise<PageRow | null> {
   const [row] = await sql.query<PageRow>(`select ${columns} from rm_pages where tenant = $1 and object_uuid = $2 and environment = $3 and locale = $4 and template`, [tenant, objectUuid, environment, locale]);

@@ -5,7 +5,7 @@ import { pageStream, type StoredProtection } from '../../aggregates/page/page.ev
 import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { SLUG, type PagePatchInput } from '../../aggregates/page/page.patch.js';
 import { defaultEnvironment, environmentByKey, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
-import { localesOf, pageByUuid, pageOfRecord, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
+import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
 import { getRecord } from '../../read-models/records.queries.js';
 import { traitOf } from '../../read-models/traits.queries.js';
 import type { PageConfig } from '../../aggregates/trait/trait.schemas.js';
@@ -87,7 +87,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
   }
 
   /** Runs a command on a page stream; the read-model row (written in the append's transaction) is the snapshot. */
-  async function run(tenant: string, pageUuid: string, command: PageCommand | ((s: PageState) => PageCommand), context: CommandContext) {
+  async function run(tenant: string, pageUuid: string, command: PageCommand | ((s: PageState) => PageCommand), context: CommandContext, loaded?: PageRow) {
     try {
       return await handleCommand({
         store,
@@ -95,8 +95,8 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
         streamId: pageStream(pageUuid),
         command: typeof command === 'function' ? (s: PageState) => command(s) : command,
         context,
-        snapshot: async () => {
-          const row = await pageByUuid(db, tenant, pageUuid);
+        snapshot: async (attempt) => {
+          const row = attempt === 0 && loaded ? loaded : await pageByUuid(db, tenant, pageUuid);
           return row ? { state: stateOf(row), revision: row.revision } : null;
         },
         retryDelayMs: (attempt) => attempt * 2,
@@ -110,16 +110,14 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
     }
   }
 
-  async function dto(view: PageView, tenant: string, withRecord = true): Promise<CmsPage> {
-    const record = withRecord ? await getRecord(db, tenant, view.recordUuid) : null;
-    const locales = view.template ? [view.locale] : await localesOf(db, tenant, view.recordUuid, view.environment);
-    return toCmsPage(view, seconds(Date.now()), record ? record.vals : withRecord ? {} : null, locales);
+  async function dto(view: PageView, tenant: string): Promise<CmsPage> {
+    const { vals, locales } = await pageExtras(db, tenant, view.recordUuid, view.environment);
+    return toCmsPage(view, seconds(Date.now()), vals ?? {}, view.template ? [view.locale] : locales);
   }
 
   async function pageOf(tenant: string, recordUuid: string, environment: string | undefined, locale: string): Promise<PageRow> {
-    const env = environment === undefined ? await defaultEnvironment(db, tenant) : await environmentByKey(db, tenant, environment);
-    const row = env ? await pageOfRecord(db, tenant, recordUuid, env.key, locale) : null;
-    if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${env?.key ?? environment ?? '(default)'} and locale ${locale}`);
+    const row = await pageOfRecordIn(db, tenant, recordUuid, environment ?? null, locale);
+    if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${environment ?? '(default)'} and locale ${locale}`);
     return row;
   }
 
@@ -194,7 +192,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
       const row = await pageOf(context.tenant, recordUuid, environment, body.locale);
       const freshIds = Array.from({ length: idsNeeded(body.patches) }, () => randomUUID());
       const catalogue = await catalogueOf(context.tenant, context.userUuid);
-      const handled = await run(context.tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context);
+      const handled = await run(context.tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row);
       return dto(viewOfState(handled.state), context.tenant);
     },
 
