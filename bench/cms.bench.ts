@@ -125,6 +125,8 @@ async function bench(label: string, env: Record<string, string>) {
     const company = await must({ method: 'POST', path: '/api/v2/companies', body: { name: 'CMS bench', subdomain } }, token);
     await must({ method: 'POST', path: `/api/v2/auth/companies/${company.uuid}/select` }, token);
     await must({ method: 'POST', path: '/api/v2/cms/environments', body: { key: 'production' } }, token);
+    await must({ method: 'POST', path: '/api/v2/modules', body: { name: 'hero', fields: [{ name: 'heading', type: 'text' }, { name: 'body', type: 'text' }] } }, token);
+    await must({ method: 'POST', path: '/api/v2/modules', body: { name: 'text', fields: [{ name: 'r', type: 'number' }, { name: 'n', type: 'number' }] } }, token);
     const object = await must({ method: 'POST', path: '/api/v2/objects', body: { name: 'article', label: 'Article' } }, token);
     await must({ method: 'POST', path: `/api/v2/objects/${object.uuid}/properties`, body: { name: 'headline', label: 'Headline', type: 'string', format: 'text' } }, token);
     await must({ method: 'POST', path: `/api/v2/traits/${object.uuid}/Page`, body: { titleProperty: 'headline' } }, token);

@@ -14,6 +14,7 @@ import { recordsProjection } from './records.projection.js';
 import { savedFiltersProjection } from './saved-filters.projection.js';
 import { pagesProjection } from './pages.projection.js';
 import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
+import { cmsModulesProjection } from './cms-modules.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -36,4 +37,5 @@ export const projections: readonly Projection[] = [
   // Webpages and the CMS (issue 16).
   pagesProjection,
   cmsEnvironmentsProjection,
+  cmsModulesProjection,
 ];

@@ -74,7 +74,7 @@ export const pagesProjection: Projection = {
           `insert into rm_pages (tenant, page_uuid, record_uuid, object_uuid, object_name, environment, locale, template, slug, title, document, doc_revision,
              protection, published, ever_published, idx, created_at, updated_at, created_by, updated_by, revision)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13::jsonb, false, false, (select count(*) from rm_pages where tenant = $1), $14, $14, $15, $15, $16)
-           on conflict do nothing`,
+           on conflict (tenant, page_uuid) do nothing`,
           [tenant, uuid, d.recordUuid, d.objectUuid, d.objectName, d.environment, d.locale, d.template, d.document.slug, d.document.title, JSON.stringify(d.document), d.document.revision, JSON.stringify(d.protection), at, by, revision],
         );
         await revisionRow(tx, stored, d.document.revision, 'created', [], null);

@@ -106,6 +106,9 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
         const row = await pageByUuid(db, tenant, pageUuid);
         throw invalid('body.slug', 'the slug is taken in this environment and locale', `Choose another slug than those of the other pages of environment ${row?.environment ?? ''}`, 'INVALID_VALUE');
       }
+      if (isUniqueViolation(err, 'rm_pages_record_unique') || isUniqueViolation(err, 'rm_pages_template_unique')) {
+        throw new DomainError('CONFLICT', 'the record already has a page here', [{ message: 'Another request made this page first', type: 'GENERAL', correctionSuggestion: 'Read the existing page and change it instead' }]);
+      }
       throw err;
     }
   }

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { environmentsRoutes, makeEnvironments } from './environments.routes.js';
+import { makeModules, modulesRoutes } from './modules.routes.js';
 import { startPageScheduler, type PageScheduler } from './page-scheduler.js';
 import { makePageHistory } from './pages.history.js';
 import { pagesRoutes } from './pages.routes.js';
@@ -20,11 +21,13 @@ declare module 'fastify' {
 export async function registerWebpages(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
   const { db, store, config } = deps;
   const passwordLogN = config.PASSWORD_SCRYPT_LOG_N;
-  const pages = makePagesService({ db, store, passwordLogN });
+  const modules = makeModules({ db, store });
+  const pages = makePagesService({ db, store, passwordLogN, catalogue: modules.catalogue });
   const history = makePageHistory({ db, pages });
   const environments = makeEnvironments({ db, store });
   await app.register(pagesRoutes({ pages, history }), { prefix: '/api/v2' });
   await app.register(environmentsRoutes({ environments }), { prefix: '/api/v2' });
+  await app.register(modulesRoutes({ modules }), { prefix: '/api/v2' });
   await app.register(publicPagesRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
 
   let scheduler: PageScheduler | undefined;

@@ -4,11 +4,23 @@ import { anObjectWith, aRecord, data, unique } from '../records/records-fixtures
 
 export { call, data, expectErrorBody, unique } from '../records/records-fixtures.js';
 
-/** An environment, an object with the Page trait (title from `headline`) and one record of it. */
+const json = (name: string) => ({ name, type: 'json' });
+/** The module definitions the tests' pages use. */
+export const testModules = [
+  { name: 'text', label: 'Text', fields: [{ name: 'body', type: 'text' }, { name: 'tone', type: 'select', options: ['calm', 'loud'] }, ...['n', 'i', 't', 'a', 'writer', 'r'].map(json)] },
+  { name: 'hero', label: 'Hero', fields: [{ name: 'heading', type: 'text' }, { name: 'body', type: 'text' }, json('h'), json('i')] },
+  { name: 'banner', label: 'Banner', fields: [] },
+  { name: 'footer', label: 'Footer', fields: [{ name: 'year', type: 'number', required: true }] },
+];
+
+/** An environment (with the test modules, when it is new), an object with the Page trait (title from `headline`) and one record of it. */
 export async function aSite(app: FastifyInstance, who: TestTenant, opts: { env?: string } = {}) {
   const env = opts.env ?? 'production';
   const existing = (await data(app, who, 'GET', '/api/v2/cms/environments')) as { key: string }[];
-  if (!existing.some((e) => e.key === env)) await data(app, who, 'POST', '/api/v2/cms/environments', { key: env, label: env });
+  if (!existing.some((e) => e.key === env)) {
+    await data(app, who, 'POST', '/api/v2/cms/environments', { key: env, label: env });
+    for (const module of testModules) await data(app, who, 'POST', '/api/v2/modules', module);
+  }
   const object = await anObjectWith(app, who, { headline: { type: 'string', format: 'text' } }, unique('job'));
   await data(app, who, 'POST', `/api/v2/traits/${object.uuid}/Page`, { titleProperty: 'headline' });
   return { env, object };
