@@ -8,7 +8,7 @@ const json = (name: string) => ({ name, type: 'json' });
 /** The module definitions the tests' pages use. */
 export const testModules = [
   { name: 'text', label: 'Text', fields: [{ name: 'body', type: 'text' }, { name: 'tone', type: 'select', options: ['calm', 'loud'] }, ...['n', 'i', 't', 'a', 'writer', 'r'].map(json)] },
-  { name: 'hero', label: 'Hero', fields: [{ name: 'heading', type: 'text' }, { name: 'body', type: 'text' }, json('h'), json('i')] },
+  { name: 'hero', label: 'Hero', fields: [{ name: 'heading', type: 'text' }, { name: 'body', type: 'text' }, ...['h', 'i', 'a', 't', 'n'].map(json)] },
   { name: 'banner', label: 'Banner', fields: [] },
   { name: 'footer', label: 'Footer', fields: [{ name: 'year', type: 'number', required: true }] },
 ];

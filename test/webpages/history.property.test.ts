@@ -6,6 +6,7 @@ import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { applyProjections } from '../../src/projections/apply.js';
 import { pagesProjection } from '../../projections/pages.projection.js';
 import { cmsEnvironmentsProjection } from '../../projections/cms-environments.projection.js';
+import { cmsModulesProjection } from '../../projections/cms-modules.projection.js';
 import { aPage, aSite, call, data, patchUrl } from './cms-fixtures.js';
 
 let t: TestApp;
@@ -67,12 +68,13 @@ const pageRows = async () => ({
   snapshots: await t.platform.db.query('select * from rm_page_snapshots order by tenant, page_uuid, revision'),
   publications: await t.platform.db.query('select * from rm_page_publications order by tenant, page_uuid, stream_revision'),
   environments: await t.platform.db.query('select * from rm_cms_environments order by tenant, key'),
+  modules: await t.platform.db.query('select * from rm_cms_modules order by tenant, module_uuid'),
 });
 
 describe('page history (property)', () => {
   it('for random patch sequences, every history index reads and restores to the document it was, and a rebuild equals the live read models', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 10 }), fc.nat(1000), async (steps, pick) => {
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 8 }), fc.nat(1000), async (steps, pick) => {
         const { record } = await aPage(t.app, owner, site);
         const base = `/api/v2/webpages/v2/pages/${record.uuid}`;
         const seen: Doc[] = [(await data(t.app, owner, 'GET', `${base}?locale=en`)).document];
@@ -104,11 +106,11 @@ describe('page history (property)', () => {
         const restored = await data(t.app, owner, 'POST', `${base}/history/${at}/restore?locale=en`);
         expect(restored.document).toEqual({ ...seen[at], revision: seen.length });
       }),
-      { numRuns: process.env.DATABASE_URL ? 25 : 8 },
+      { numRuns: process.env.DATABASE_URL ? 25 : 5 },
     );
     const live = await pageRows();
     expect(live.revisions.length).toBeGreaterThan(10);
-    const projections = [pagesProjection, cmsEnvironmentsProjection];
+    const projections = [pagesProjection, cmsEnvironmentsProjection, cmsModulesProjection];
     await rebuildReadModels(t.platform.db, t.platform.store, projections);
     expect(await pageRows()).toEqual(live);
     const all = await t.platform.store.readAll({ maxCount: 100_000 });
