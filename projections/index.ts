@@ -15,6 +15,7 @@ import { savedFiltersProjection } from './saved-filters.projection.js';
 import { pagesProjection } from './pages.projection.js';
 import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
 import { cmsModulesProjection } from './cms-modules.projection.js';
+import { pageTranslationsProjection } from './page-translations.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -38,4 +39,5 @@ export const projections: readonly Projection[] = [
   pagesProjection,
   cmsEnvironmentsProjection,
   cmsModulesProjection,
+  pageTranslationsProjection,
 ];

@@ -201,6 +201,26 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
 
     pageOf,
 
+    /** A new page of the same record in another environment or locale, with a copy of `source`'s document (revision 0). */
+    async createCopy(source: PageRow, where: { environment: string; locale: string; slug: string }, context: CommandContext): Promise<CmsPage> {
+      const pageUuid = randomUUID();
+      const { modules, seo, excerpt, css, headJs, bodyJs } = source.document;
+      const handled = await run(
+        context.tenant,
+        pageUuid,
+        {
+          type: 'CreatePage',
+          info: { pageUuid, recordUuid: source.record_uuid, objectUuid: source.object_uuid, objectName: source.object_name, environment: where.environment, locale: where.locale, template: false },
+          title: source.document.title,
+          slug: where.slug,
+          protection: source.protection,
+          document: { modules, seo, excerpt, css, headJs, bodyJs },
+        },
+        context,
+      );
+      return dto(viewOfState(handled.state), context.tenant);
+    },
+
     async publish(pageUuid: string, at: { publishAt?: number; unpublishAt?: number }, publish: boolean, context: CommandContext): Promise<CmsPage> {
       await found(context.tenant, pageUuid);
       const now = seconds(context.now);

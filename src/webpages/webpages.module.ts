@@ -4,6 +4,7 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { environmentsRoutes, makeEnvironments } from './environments.routes.js';
 import { makeModules, modulesRoutes } from './modules.routes.js';
+import { translationsRoutes } from './translations.routes.js';
 import { startPageScheduler, type PageScheduler } from './page-scheduler.js';
 import { makePageHistory } from './pages.history.js';
 import { pagesRoutes } from './pages.routes.js';
@@ -28,6 +29,7 @@ export async function registerWebpages(app: FastifyInstance, deps: { config: Con
   await app.register(pagesRoutes({ pages, history }), { prefix: '/api/v2' });
   await app.register(environmentsRoutes({ environments }), { prefix: '/api/v2' });
   await app.register(modulesRoutes({ modules }), { prefix: '/api/v2' });
+  await app.register(translationsRoutes({ db, store, pages }), { prefix: '/api/v2' });
   await app.register(publicPagesRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
 
   let scheduler: PageScheduler | undefined;
