@@ -79,6 +79,35 @@ export const translationsRoutes = (deps: { db: Db; store: EventStore; pages: Pag
     );
 
     app.post(
+      '/webpages/:uuid/copy/:fromEnvironment/:toEnvironment',
+      {
+        config: write,
+        schema: {
+          tags: ['webpages'],
+          description: 'Copies a page of environment `fromEnvironment` into `toEnvironment` (same record and locale; document at revision 0, not published). Returns the new page.',
+          params: z.object({ uuid: z.uuid(), fromEnvironment: z.string().min(1).max(63), toEnvironment: z.string().min(1).max(63) }),
+          response: { 201: envelope(cmsPageSchema), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const context = commandContext(request);
+        const { uuid, fromEnvironment, toEnvironment } = request.params;
+        const source = await pages.found(context.tenant, uuid);
+        if (source.environment !== fromEnvironment) throw invalid('params.fromEnvironment', `the page is in environment ${source.environment}, not ${fromEnvironment}`, `Send ${source.environment} as fromEnvironment`, 'INVALID_VALUE');
+        const target = await environmentByKey(db, context.tenant, toEnvironment);
+        if (!target) throw notFound('Environment', toEnvironment);
+        if (target.key === source.environment) throw invalid('params.toEnvironment', 'the page is already in that environment', 'Name another environment', 'INVALID_VALUE');
+        if (await pageOfRecord(db, context.tenant, source.record_uuid, target.key, source.locale)) {
+          throw new DomainError('CONFLICT', 'the record already has a page there', [{ message: `The record already has a page in ${target.key} (${source.locale})`, type: 'GENERAL', correctionSuggestion: 'Change that page, or delete the environment copy first' }]);
+        }
+        const taken = await db.query('select 1 from rm_pages where tenant = $1 and environment = $2 and locale = $3 and slug = $4 and not template', [context.tenant, target.key, source.locale, source.slug]);
+        const created = await pages.createCopy(source, { environment: target.key, locale: source.locale, slug: taken.length ? `${source.slug}-${source.record_uuid.slice(0, 8)}` : source.slug }, context);
+        reply.code(201);
+        return ok(created, 'created');
+      },
+    );
+
+    app.post(
       '/webpages/v2/pages/:recordUuid/environments/:key/translate',
       {
         config: write,

@@ -53,4 +53,20 @@ describe('translations', () => {
     expect((await call(t.app, reader, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`)).status).toBe(200);
     expectErrorBody(await call(t.app, stranger, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`), 404);
   });
+
+  it('copies a page between environments', async () => {
+    await data(t.app, owner, 'POST', '/api/v2/cms/environments', { key: 'staging' });
+    const { record, page } = await aPage(t.app, owner, site);
+    await data(t.app, owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: 0, patches: [{ op: 'setSeo', seo: { title: 'copied' } }] });
+    const res = await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ environment: 'staging', locale: 'en', slug: page.slug, state: 'draft', document: { revision: 0, seo: { title: 'copied' } }, record: { uuid: record.uuid } });
+    expect(res.body.data.uuid).not.toBe(page.uuid);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`), 409);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/staging/production`), 400);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/nowhere`), 404);
+    const stranger = await signUpWithCompany(t.app);
+    expectErrorBody(await call(t.app, stranger, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`), 404);
+    expectErrorBody(await call(t.app, null, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`), 401);
+  });
 });
