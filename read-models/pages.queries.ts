@@ -169,6 +169,23 @@ export async function publicPageBySlug(sql: Sql, subdomain: string, rootSlug: st
   return row ?? null;
 }
 
+/**
+ * The slug map of a company (by subdomain): its pages live at `nowSeconds`, by environment, locale
+ * and slug. Templates and protected pages' titles are left out (a protected page shows its slug only).
+ */
+export async function liveSlugs(sql: Sql, subdomain: string, environment: string | null, nowSeconds: number, limit: number, offset: number) {
+  const where = `c.subdomain = $1 and ($2::text is null or p.environment = $2) and not p.template
+      and (p.published or p.publish_at <= $3) and not coalesce(p.unpublish_at <= $3, false)`;
+  const from = `from companies c join rm_pages p on p.tenant = c.company_uuid::text join rm_cms_environments e on e.tenant = p.tenant and e.key = p.environment`;
+  const rows = await sql.query<{ environment: string; root_slug: string; locale: string; slug: string; title: string; protected: boolean; uuid: string }>(
+    `select p.environment, case when e.slug_prefix = '' then e.key else e.slug_prefix end as root_slug, p.locale, p.slug, p.title, (p.protection->>'type') <> 'none' as protected, p.page_uuid as uuid
+       ${from} where ${where} order by p.environment, p.locale, p.slug limit $4 offset $5`,
+    [subdomain, environment, nowSeconds, limit, offset],
+  );
+  const [count] = await sql.query<{ n: number }>(`select count(*)::int as n ${from} where ${where}`, [subdomain, environment, nowSeconds]);
+  return { rows, total: count?.n ?? 0 };
+}
+
 /** Pages with a transition due at `nowSeconds`, oldest due first. */
 export async function duePages(sql: Sql, nowSeconds: number, limit: number): Promise<{ tenant: string; page_uuid: string; schedule_request: string | null }[]> {
   return sql.query(

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { DomainError, invalid, notFound } from '../../aggregates/kernel/errors.js';
 import { liveAt } from '../../aggregates/page/page.publication.js';
 import { memberOf } from '../../read-models/memberships.queries.js';
-import { documentAt, publicationAtTime, publicPageBySlug, revisionAtTime, type PageRow } from '../../read-models/pages.queries.js';
+import { documentAt, liveSlugs, publicationAtTime, publicPageBySlug, revisionAtTime, type PageRow } from '../../read-models/pages.queries.js';
 import { makePasswordHasher } from '../auth/passwords.js';
 import { loadSessionActor } from '../auth/sessions.js';
 import { hashToken } from '../auth/tokens.js';
 import type { Db } from '../db/db.js';
-import { envelope, ok } from '../http/envelope.js';
+import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { errorResponses } from '../schema/http-common.js';
 import { cmsPageSchema, localeSchema, toCmsPage } from './pages.schemas.js';
 import { seconds, viewOfRow } from './pages.service.js';
@@ -52,6 +52,31 @@ export const publicPagesRoutes = (deps: { db: Db; passwordLogN: number }): Fasti
       const member = session ? await memberOf(db, row.tenant, session.user_uuid) : null;
       if (!member) throw refused('This page is for signed-in members of the company', 'Log in as a member of the company and send Authorization: Bearer <token>');
     }
+
+    const slugItem = z.object({ uuid: z.string(), environment: z.string(), rootSlug: z.string(), locale: z.string(), slug: z.string(), title: z.string().nullable(), protected: z.boolean() }).meta({ id: 'SlugMapItem' });
+    app.get(
+      '/webpages/public/getSlugs',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags: ['webpages'],
+          description: "The slug map: the company's pages live now, by environment, locale and slug (a protected page's title is left out).",
+          querystring: z.object({
+            subdomain: query.shape.subdomain,
+            environment: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/).optional(),
+            page: z.coerce.number().int().min(0).max(100_000).default(1),
+            limit: z.coerce.number().int().min(1).max(1000).default(100),
+          }),
+          response: { 200: listEnvelope(slugItem), ...errorResponses(400, 429) },
+        },
+      },
+      async (request) => {
+        const { subdomain, environment, limit } = request.query;
+        const n = Math.max(1, request.query.page);
+        const { rows, total } = await liveSlugs(db, subdomain, environment ?? null, seconds(Date.now()), limit, (n - 1) * limit);
+        return page(rows.map((r) => ({ uuid: r.uuid, environment: r.environment, rootSlug: r.root_slug, locale: r.locale, slug: r.slug, title: r.protected ? null : r.title, protected: r.protected })), total, n, limit);
+      },
+    );
 
     app.get(
       '/webpages/public/:rootSlug/:slug',

@@ -96,4 +96,18 @@ describe('publishing and public pages', () => {
     const member = await joinCompany(t.app, owner, { role: 'USER' });
     expect((await call(t.app, member, 'GET', publicUrl(page.slug))).status).toBe(200);
   });
+
+  it('lists the slug map of live pages only, without login', async () => {
+    const live = await aPage(t.app, owner, site);
+    const draft = await aPage(t.app, owner, site);
+    await data(t.app, owner, 'PUT', `/api/v2/webpages/${live.page.uuid}/publish`, {});
+    const res = await call(t.app, null, 'GET', `/api/v2/webpages/public/getSlugs?subdomain=${subdomain}&limit=1000`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const slugs = res.body.data.map((d: { slug: string }) => d.slug);
+    expect(slugs).toContain(live.page.slug);
+    expect(slugs).not.toContain(draft.page.slug);
+    expect(res.body.data.find((d: { slug: string }) => d.slug === live.page.slug)).toEqual({ uuid: live.page.uuid, environment: 'production', rootSlug: 'production', locale: 'en', slug: live.page.slug, title: live.page.title, protected: false });
+    expect(res.body.total).toBe(res.body.data.length);
+    expect((await call(t.app, null, 'GET', '/api/v2/webpages/public/getSlugs?subdomain=NOT%20VALID')).status).toBe(400);
+  });
 });
