@@ -97,6 +97,10 @@ export const pagesProjection: Projection = {
         }
         return;
       }
+      case 'PageTemplateChanged':
+        // Nothing to show: the row only keeps up with the stream (its revision is the write path's snapshot).
+        await tx.query('update rm_pages set revision = $3 where tenant = $1 and page_uuid = $2 and revision < $3', [tenant, uuid, revision]);
+        return;
       case 'PageProtectionChanged':
         await tx.query(`update rm_pages set protection = $4::jsonb, revision = $3, updated_at = $5, updated_by = $6 where tenant = $1 and page_uuid = $2 and revision < $3`, [
           tenant,

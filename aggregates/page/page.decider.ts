@@ -61,6 +61,12 @@ export const staleRevision = (expected: number, actual: number) =>
     { message: `The page document is at revision ${actual}, not ${expected}`, type: 'GENERAL', correctionSuggestion: `Read the page again and send its changes with expectedRevision ${actual}` },
   ], { actualRevision: actual });
 
+const templateChanged = (info: PageInfo, revision: number): PageEvent => ({
+  type: 'PageTemplateChanged',
+  version: 1,
+  data: { pageUuid: info.pageUuid, objectUuid: info.objectUuid, objectName: info.objectName, environment: info.environment, locale: info.locale, revision },
+});
+
 const isPublication = (e: PageEvent): e is PublicationEvent => (publicationEventTypes as readonly string[]).includes(e.type);
 
 export const pageDecider: Decider<PageState, PageCommand, PageEvent> = {
@@ -69,7 +75,8 @@ export const pageDecider: Decider<PageState, PageCommand, PageEvent> = {
     if (command.type === 'CreatePage') {
       if (state.exists) throw new DomainError('CONFLICT', 'the page already exists', [{ message: 'A page with this uuid exists', type: 'GENERAL', correctionSuggestion: 'Use a new uuid' }]);
       const document = { ...emptyDocument(command.title, command.slug), ...command.document };
-      return [{ type: 'PageCreated', version: 1, data: { ...command.info, document, protection: command.protection } }];
+      const created: PageEvent = { type: 'PageCreated', version: 1, data: { ...command.info, document, protection: command.protection } };
+      return command.info.template ? [created, templateChanged(command.info, 0)] : [created];
     }
     if (!state.exists) throw notFound('Webpage', 'requested');
     const next = state.document.revision + 1;
@@ -82,6 +89,7 @@ export const pageDecider: Decider<PageState, PageCommand, PageEvent> = {
           events.push({ type: 'PagePatched', version: 1, data: { revision: next, ops } });
         }
         if (command.protection && JSON.stringify(command.protection) !== JSON.stringify(state.protection)) events.push({ type: 'PageProtectionChanged', version: 1, data: { protection: command.protection } });
+        if (events.length > 0 && state.info!.template) events.push(templateChanged(state.info!, next));
         return events;
       }
       case 'RestoreRevision': {
@@ -111,6 +119,8 @@ export const pageDecider: Decider<PageState, PageCommand, PageEvent> = {
         return { ...state, document: event.data.document };
       case 'PageProtectionChanged':
         return { ...state, protection: event.data.protection };
+      case 'PageTemplateChanged':
+        return state;
     }
     return state;
   },

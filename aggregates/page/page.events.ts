@@ -45,7 +45,15 @@ export const pagePublishScheduled = z.object({ type: z.literal('PagePublishSched
 export const pageUnpublished = z.object({ type: z.literal('PageUnpublished'), version: z.literal(1), data: z.object({ at: z.number().int(), scheduled: z.boolean() }) });
 export const pageUnpublishScheduled = z.object({ type: z.literal('PageUnpublishScheduled'), version: z.literal(1), data: z.object({ unpublishAt: z.number().int() }) });
 
+/** A template page (one per object, environment and locale) was created or changed: webhooks subscribe to it (spec 6.5). */
+export const pageTemplateChanged = z.object({
+  type: z.literal('PageTemplateChanged'),
+  version: z.literal(1),
+  data: z.object({ pageUuid: uuid, objectUuid: uuid, objectName: z.string(), environment: z.string(), locale: z.string(), revision: z.number().int() }),
+});
+
 export const pageEventSchema = z.discriminatedUnion('type', [
+  pageTemplateChanged,
   pageCreated,
   pagePatched,
   pageRevisionRestored,

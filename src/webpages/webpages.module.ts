@@ -5,6 +5,7 @@ import type { EventStore } from '../event-store/port.js';
 import { environmentsRoutes, makeEnvironments } from './environments.routes.js';
 import { makeModules, modulesRoutes } from './modules.routes.js';
 import { translationsRoutes } from './translations.routes.js';
+import { templatesRoutes } from './templates.routes.js';
 import { startPageScheduler, type PageScheduler } from './page-scheduler.js';
 import { makePageHistory } from './pages.history.js';
 import { pagesRoutes } from './pages.routes.js';
@@ -30,6 +31,7 @@ export async function registerWebpages(app: FastifyInstance, deps: { config: Con
   await app.register(environmentsRoutes({ environments }), { prefix: '/api/v2' });
   await app.register(modulesRoutes({ modules }), { prefix: '/api/v2' });
   await app.register(translationsRoutes({ db, store, pages }), { prefix: '/api/v2' });
+  await app.register(templatesRoutes({ db, pages, modules }), { prefix: '/api/v2' });
   await app.register(publicPagesRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
 
   let scheduler: PageScheduler | undefined;
