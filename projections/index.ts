@@ -13,6 +13,10 @@ import { syncsProjection } from './syncs.projection.js';
 import { recordsProjection } from './records.projection.js';
 import { savedFiltersProjection } from './saved-filters.projection.js';
 import { filesProjection } from './files.projection.js';
+import { pagesProjection } from './pages.projection.js';
+import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
+import { cmsModulesProjection } from './cms-modules.projection.js';
+import { pageTranslationsProjection } from './page-translations.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -34,4 +38,9 @@ export const projections: readonly Projection[] = [
   savedFiltersProjection,
   // Files (issue 17).
   filesProjection,
+  // Webpages and the CMS (issue 16).
+  pagesProjection,
+  cmsEnvironmentsProjection,
+  cmsModulesProjection,
+  pageTranslationsProjection,
 ];

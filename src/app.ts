@@ -32,6 +32,7 @@ import { registerSyncs } from './syncs/syncs.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
+import { registerWebpages } from './webpages/webpages.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,5 +120,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerSyncs(app, { config, db, store, records });
   await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
+  await registerWebpages(app, { config, db, store });
   return app;
 }

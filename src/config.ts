@@ -60,6 +60,8 @@ const configSchema = z
     WEBHOOK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(10).default(1000),
     WEBHOOK_REPLAY_MAX: z.coerce.number().int().min(1).default(10_000),
     ...filesConfigShape,
+    // Webpages (issue 16): how often the page scheduler looks for due publish / unpublish times.
+    PAGE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(10).max(1000).default(250),
   })
   .superRefine((c, ctx) => {
     checkFilesConfig(c, ctx);

@@ -4,8 +4,11 @@ import { invalid } from '../kernel/errors.js';
 export const recordActions = ['created', 'updated', 'deleted', 'archived', 'restored'] as const;
 export type RecordAction = (typeof recordActions)[number];
 
+/** Webpage events (issue 16, docs/cms.md): each is its own topic, named as the event. */
+export const pageTopics = ['PageCreated', 'PagePatched', 'PageRevisionRestored', 'PagePublished', 'PageUnpublished', 'PageTemplateChanged'] as const;
+
 /** Topics that name an event rather than a record action. */
-export const namedTopics = ['FormSubmissionEvent', 'PropertyValueChanged', 'RelationCreated'] as const;
+export const namedTopics = ['FormSubmissionEvent', 'PropertyValueChanged', 'RelationCreated', ...pageTopics] as const;
 export type NamedTopic = (typeof namedTopics)[number];
 
 export type Topic =
@@ -14,7 +17,7 @@ export type Topic =
   | { kind: 'named'; name: NamedTopic };
 
 export const TOPIC_GRAMMAR =
-  'record.{objectName}.{created|updated|deleted|archived|restored|all}, record.{objectName}.property_changed.{propertyName}, FormSubmissionEvent, PropertyValueChanged or RelationCreated';
+  'record.{objectName}.{created|updated|deleted|archived|restored|all}, record.{objectName}.property_changed.{propertyName}, FormSubmissionEvent, PropertyValueChanged, RelationCreated, or a page event: PageCreated, PagePatched, PageRevisionRestored, PagePublished, PageUnpublished, PageTemplateChanged';
 
 const OBJECT = '[a-z][a-z0-9_]{0,62}';
 const PROPERTY = '[A-Za-z][A-Za-z0-9_]{0,62}';

@@ -12,6 +12,7 @@ export const scopeCatalogue = {
   'teams:write': 'Create, change and delete teams, their members and their record assignments',
   'webhooks:read': 'List and read webhooks, their delivery log and test payloads',
   'webhooks:write': 'Create, change and delete webhooks; redeliver and replay deliveries',
+  'webpages:write': 'Create and edit webpages, their modules, environments, menus and templates; publish and unpublish',
 } as const;
 
 export type Scope = keyof typeof scopeCatalogue;

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import { RECORD_STREAM_PREFIX, recordUuidOfStream } from '../../aggregates/record/record.events.js';
-import type { NamedTopic, Occurrence, RecordAction } from '../../aggregates/webhook/webhook.topics.js';
+import { pageTopics, type NamedTopic, type Occurrence, type RecordAction } from '../../aggregates/webhook/webhook.topics.js';
 
 /**
  * The log events webhooks react to, read through the fixed record contracts (record-<uuid>
@@ -14,6 +14,8 @@ const namedEventTypes: Record<string, NamedTopic> = {
   RecordsConnected: 'RelationCreated',
   FormSubmitted: 'FormSubmissionEvent',
   FormSubmissionEvent: 'FormSubmissionEvent',
+  // Webpage events are their own topics (page-<uuid> streams; the payload carries the event's data).
+  ...Object.fromEntries(pageTopics.map((t) => [t, t])),
 };
 
 export const isWebhookEvent = (e: StoredEvent) => (recordEventTypes as readonly string[]).includes(e.type) || e.type in namedEventTypes;

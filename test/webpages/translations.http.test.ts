@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { aPage, aSite, call, data, expectErrorBody, patchUrl } from './cms-fixtures.js';
+
+let t: TestApp;
+let owner: TestTenant;
+let site: Awaited<ReturnType<typeof aSite>>;
+beforeAll(async () => {
+  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false' });
+  owner = await signUpWithCompany(t.app);
+  site = await aSite(t.app, owner);
+  await data(t.app, owner, 'POST', '/api/v2/cms/environments', { key: 'germany', htmlLang: 'de' });
+});
+afterAll(async () => t.close());
+
+describe('translations', () => {
+  it('translates a page into another environment (a linked copy), maps, unlinks and links again', async () => {
+    const { record, page } = await aPage(t.app, owner, site);
+    await data(t.app, owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: 0, patches: [{ op: 'addModule', module: { id: 'h', module: 'hero', fields: { heading: 'Hi' } } }] });
+    const url = `/api/v2/webpages/v2/pages/${record.uuid}/environments/germany/translate?locale=en`;
+    const translated = await data(t.app, owner, 'POST', url);
+    expect(translated).toMatchObject({ environment: 'germany', locale: 'de', slug: page.slug, title: page.title, state: 'draft', document: { revision: 0, modules: [{ id: 'h', module: 'hero', fields: { heading: 'Hi' } }] } });
+    expectErrorBody(await call(t.app, owner, 'POST', url), 409);
+
+    const map = await data(t.app, owner, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`);
+    expect(Object.keys(map).sort()).toEqual(['germany', 'production']);
+    expect(map.germany[0]).toMatchObject({ uuid: translated.uuid, locale: 'de' });
+
+    // Link two pages of different records; unlink; the same environment is refused.
+    const other = await aPage(t.app, owner, site);
+    const link = `/api/v2/cms/environments/translations/${other.page.uuid}/link/${translated.uuid}`;
+    expect((await call(t.app, owner, 'POST', link)).body.data).toBe('linked');
+    const otherMap = await data(t.app, owner, 'GET', `/api/v2/cms/environments/translations/${other.record.uuid}`);
+    expect(otherMap.germany.map((p: { uuid: string }) => p.uuid)).toEqual([translated.uuid]);
+    expect((await call(t.app, owner, 'DELETE', link)).body.data).toBe('unlinked');
+    expect((await data(t.app, owner, 'GET', `/api/v2/cms/environments/translations/${other.record.uuid}`)).germany).toBeUndefined();
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/cms/environments/translations/${other.page.uuid}/link/${page.uuid}`), 400);
+  });
+
+  it('answers 401, 403, and 404 for another company on every translation route', async () => {
+    const { record, page } = await aPage(t.app, owner, site);
+    const copy = await data(t.app, owner, 'POST', `/api/v2/webpages/v2/pages/${record.uuid}/environments/germany/translate?locale=en`);
+    const reader = await joinCompany(t.app, owner, { role: 'USER' });
+    const stranger = await signUpWithCompany(t.app);
+    const link = `/api/v2/cms/environments/translations/${page.uuid}/link/${copy.uuid}`;
+    for (const [method, url] of [['POST', link], ['DELETE', link], ['POST', `/api/v2/webpages/v2/pages/${record.uuid}/environments/germany/translate?locale=en`]] as const) {
+      expectErrorBody(await call(t.app, null, method, url), 401);
+      expectErrorBody(await call(t.app, reader, method, url), 403);
+      expectErrorBody(await call(t.app, stranger, method, url), 404);
+    }
+    expectErrorBody(await call(t.app, null, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`), 401);
+    expect((await call(t.app, reader, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`)).status).toBe(200);
+    expectErrorBody(await call(t.app, stranger, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`), 404);
+  });
+
+  it('copies a page between environments', async () => {
+    await data(t.app, owner, 'POST', '/api/v2/cms/environments', { key: 'staging' });
+    const { record, page } = await aPage(t.app, owner, site);
+    await data(t.app, owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: 0, patches: [{ op: 'setSeo', seo: { title: 'copied' } }] });
+    const res = await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ environment: 'staging', locale: 'en', slug: page.slug, state: 'draft', document: { revision: 0, seo: { title: 'copied' } }, record: { uuid: record.uuid } });
+    expect(res.body.data.uuid).not.toBe(page.uuid);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`), 409);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/staging/production`), 400);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/nowhere`), 404);
+    const stranger = await signUpWithCompany(t.app);
+    expectErrorBody(await call(t.app, stranger, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`), 404);
+    expectErrorBody(await call(t.app, null, 'POST', `/api/v2/webpages/${page.uuid}/copy/production/staging`), 401);
+  });
+});
