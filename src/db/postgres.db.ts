@@ -47,11 +47,17 @@ export function createPostgresDb({ connectionString, max = 20, statementTimeoutM
     if (signal.aborted) throw requestGone();
     const client = await pool.connect();
     const stop = cancelOnAbort(client, signal);
+    let failure: Error | undefined;
     try {
       return await client.query(config as pg.QueryConfig);
+    } catch (err) {
+      failure = err as Error;
+      throw err;
     } finally {
       await stop();
-      client.release();
+      // As pool.query does: a connection whose statement failed is not reused (a named statement
+      // that failed to prepare would otherwise be taken as prepared by the next one).
+      client.release(failure);
     }
   }
 

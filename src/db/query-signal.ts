@@ -9,12 +9,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Work one request starts on behalf of others (a group commit, a batched read, waking the
  * subscribers) must run `detached`: a client leaving must never cancel someone else's statement.
  */
-const current = new AsyncLocalStorage<AbortSignal>();
+interface RequestScope {
+  signal: AbortSignal;
+  /** False once the response was sent: work still running in the request's context (a loop it woke) is on its own. */
+  answering: boolean;
+}
+const current = new AsyncLocalStorage<RequestScope>();
 
-export const withRequestSignal = <T>(signal: AbortSignal, fn: () => T): T => current.run(signal, fn);
+export const withRequestSignal = <T>(scope: RequestScope, fn: () => T): T => current.run(scope, fn);
 
-/** The signal of the request this code runs for, if any. */
-export const requestSignal = (): AbortSignal | undefined => current.getStore();
+/** The signal of the request this code runs for, while it is being answered or once its client left. */
+export function requestSignal(): AbortSignal | undefined {
+  const scope = current.getStore();
+  return scope && (scope.answering || scope.signal.aborted) ? scope.signal : undefined;
+}
 
 /** Runs `fn` (and all it schedules) outside any request. */
 export const detached = <T>(fn: () => T): T => current.exit(fn);

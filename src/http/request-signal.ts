@@ -11,12 +11,17 @@ import { withRequestSignal } from '../db/query-signal.js';
 export function registerRequestSignal(app: FastifyInstance) {
   app.addHook('preHandler', (request, reply, done) => {
     const controller = new AbortController();
+    const scope = { signal: controller.signal, answering: true };
     const res = reply.raw;
-    const onClose = () => {
-      if (!res.writableFinished) controller.abort();
-    };
-    res.once('close', onClose);
-    withRequestSignal(controller.signal, done);
+    // Answered: what the handler left running (a dispatcher it woke) no longer belongs to it.
+    res.once('finish', () => {
+      scope.answering = false;
+    });
+    res.once('close', () => {
+      if (scope.answering && !res.writableFinished) controller.abort();
+      scope.answering = false;
+    });
+    withRequestSignal(scope, done);
   });
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,8 @@ describe('npm start and SIGTERM', () => {
 
   it('prints its steps, answers the health route, and on SIGTERM to npm answers every request it took up, stops, and keeps every append whole or not at all', async () => {
     expect(server.output()).toMatch(/migrating/);
+    // PGlite: the data folder is locked while the server runs, and unlocked when it stops.
+    if (dataDir) expect(existsSync(join(dataDir, '.platform.lock'))).toBe(true);
     const health = await fetch(`${server.url}/api/v2/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ message: 'OK', data: { status: 'ready', database: 'up', reactors: 'running' } });
@@ -86,6 +88,7 @@ describe('npm start and SIGTERM', () => {
     expect(server.output()).toMatch(/SIGTERM: stopping/);
     expect(server.output()).toMatch(/stopped/);
     await expect(fetch(`${server.url}/api/v2/health`)).rejects.toThrow();
+    if (dataDir) expect(existsSync(join(dataDir, '.platform.lock'))).toBe(false);
 
     // An answer is a success, never a 503 nor a response cut short. A request may be refused at
     // the door (the listener closed) or reset before the server read it (it sat in the kernel's
