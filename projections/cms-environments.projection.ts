@@ -17,7 +17,7 @@ const columns: Record<Exclude<keyof EnvironmentSettings, 'envUuid'>, string> = {
  * change; a row keeps the stream revision that last changed it and ignores older events.
  */
 export const cmsEnvironmentsProjection: Projection = {
-  name: 'cms-environments',
+  name: 'environments',
   tables: ['rm_cms_environments'],
   handles: environmentEventTypes,
   async apply(stored, tx) {

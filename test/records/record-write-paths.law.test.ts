@@ -4,7 +4,7 @@ import { recordDecider } from '../../aggregates/record/record.decider.js';
 import { recordEventTypes, recordStream, type RecordEvent } from '../../aggregates/record/record.events.js';
 import { projections } from '../../projections/index.js';
 import { recordsProjection } from '../../projections/records.projection.js';
-import type { CommandContext } from '../../src/commands/command-handler.js';
+import { handleCommand, type CommandContext } from '../../src/commands/command-handler.js';
 import type { Db } from '../../src/db/db.js';
 import type { EventStore } from '../../src/event-store/port.js';
 import { createPostgresEventStore } from '../../src/event-store/postgres.store.js';
@@ -50,6 +50,11 @@ beforeAll(async () => {
   await records.extend(ctx(), a.uuid, 'extra');
   await records.update(ctx(), a.uuid, { n: 7 });
   await records.removeExtension(ctx(), b.uuid, 'extra');
+  // A user link and its end (spec 1.6; the decider checks no trait: the service does).
+  const linked = '00000000-0000-4000-8000-0000000000f1';
+  for (const command of [{ type: 'LinkUser', userUuid: linked }, { type: 'UnlinkUser' }, { type: 'LinkUser', userUuid: linked }] as const) {
+    await handleCommand({ store, decider: recordDecider, streamId: recordStream(b.uuid), command, context: ctx() });
+  }
   // The records' streams in log order (readAll waits for every older transaction of the server).
   const streams = await Promise.all([a, b].map((r) => store.readStream(source, recordStream(r.uuid))));
   history = streams.flat().sort((x, y) => x.position - y.position);
@@ -81,7 +86,7 @@ async function tenantLikeSource(n: number): Promise<string> {
 const rowsOf = async (tenant: string) => ({
   records: await db.query(
     `select object_uuid, uuid, is_primary, primary_object_uuid, object_name, extends, vals, search::text as search, created_at, updated_at,
-            created_by, updated_by, deleted_at, deleted_by, revision from records where tenant = $1 order by uuid, object_uuid`,
+            created_by, updated_by, deleted_at, deleted_by, user_uuid, revision from records where tenant = $1 order by uuid, object_uuid`,
     [tenant],
   ),
   values: await db.query(

@@ -67,6 +67,6 @@ describe('record decider', () => {
 
   it('folds its events into the state the write path reads from the row', () => {
     const { state } = record([created, extended, archived, { type: 'RecordUpdated', version: 1, data: { uuid: R, objectName: 'deal', changes: { n: { before: 1, after: null } } } }]);
-    expect(state).toEqual({ exists: true, uuid: R, objectUuid: O, objectName: 'deal', extends: [X], properties: { title: 'Ab' }, archived: true });
+    expect(state).toEqual({ exists: true, uuid: R, objectUuid: O, objectName: 'deal', extends: [X], properties: { title: 'Ab' }, archived: true, user: null });
   });
 });
