@@ -30,7 +30,7 @@ export function makePageHistory(deps: { db: Db; pages: PagesService }) {
     list: (tenant: string, pageUuid: string, limit: number, offset: number) => revisionsOf(db, tenant, pageUuid, limit, offset),
     documentOf,
 
-    async restore(recordUuid: string, environment: string | undefined, locale: string, index: number, context: CommandContext) {
+    async restore(context: CommandContext, recordUuid: string, environment: string | undefined, locale: string, index: number) {
       const row = await pages.pageOf(context.tenant, recordUuid, environment, locale);
       const snapshot = index >= 0 && index <= row.doc_revision ? await documentAt(db, context.tenant, row.page_uuid, index) : null;
       const handled = await pages.run(context.tenant, row.page_uuid, { type: 'RestoreRevision', fromRevision: index, snapshot }, context);

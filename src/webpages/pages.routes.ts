@@ -26,7 +26,7 @@ export const pagesRoutes = (deps: { pages: PagesService; history: PageHistory })
 
     app.post('/webpages', { config: write, schema: { tags, description: 'Creates the webpage of a record whose object has the Page trait.', body: createPageBodySchema, response: { 201: envelope(cmsPageSchema), ...errors } } }, async (request, reply) => {
       reply.code(201);
-      return ok(await pages.create(request.body, commandContext(request)), 'created');
+      return ok(await pages.create(commandContext(request), request.body), 'created');
     });
 
     app.get(
@@ -38,7 +38,7 @@ export const pagesRoutes = (deps: { pages: PagesService; history: PageHistory })
     app.put(
       '/webpages/:uuid',
       { config: write, schema: { tags, description: 'Changes title, slug, excerpt, SEO, CSS, scripts (one new document revision) and protection.', params: byUuid, body: updatePageBodySchema, response: { 200: envelope(cmsPageSchema), ...errors } } },
-      async (request) => ok(await pages.update(request.params.uuid, request.body, commandContext(request)), 'updated'),
+      async (request) => ok(await pages.update(commandContext(request), request.params.uuid, request.body), 'updated'),
     );
 
     for (const action of ['publish', 'unpublish'] as const) {
@@ -51,7 +51,7 @@ export const pagesRoutes = (deps: { pages: PagesService; history: PageHistory })
         },
         async (request) => {
           const at = scheduleTime(name, request.body, request.query);
-          return ok(await pages.publish(request.params.uuid, { [name]: at }, action === 'publish', commandContext(request)), action === 'publish' ? 'published' : 'unpublished');
+          return ok(await pages.publish(commandContext(request), request.params.uuid, { [name]: at }, action === 'publish'), action === 'publish' ? 'published' : 'unpublished');
         },
       );
     }
@@ -79,7 +79,7 @@ export const pagesRoutes = (deps: { pages: PagesService; history: PageHistory })
           response: { 200: envelope(cmsPageSchema), ...errors },
         },
       },
-      async (request) => ok(await pages.patch(request.params.recordUuid, request.query.environment, request.body, commandContext(request)), 'patched'),
+      async (request) => ok(await pages.patch(commandContext(request), request.params.recordUuid, request.query.environment, request.body), 'patched'),
     );
 
     app.post(
@@ -117,6 +117,6 @@ export const pagesRoutes = (deps: { pages: PagesService; history: PageHistory })
     app.post(
       '/webpages/v2/pages/:recordUuid/history/:index/restore',
       { config: write, schema: { tags, description: 'Makes the document equal to the one at the history index, as a new revision.', params: byIndex, querystring: where, response: { 200: envelope(cmsPageSchema), ...errors } } },
-      async (request) => ok(await history.restore(request.params.recordUuid, request.query.environment, request.query.locale, request.params.index, commandContext(request)), 'restored'),
+      async (request) => ok(await history.restore(commandContext(request), request.params.recordUuid, request.query.environment, request.query.locale, request.params.index), 'restored'),
     );
   };

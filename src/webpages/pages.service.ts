@@ -147,7 +147,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
       return smartened ? { ...page, title: smartenTitle(page.title, page.record.properties) } : page;
     },
 
-    async create(body: CreatePageBody, context: CommandContext, template = false): Promise<CmsPage> {
+    async create(context: CommandContext, body: CreatePageBody, template = false): Promise<CmsPage> {
       const { tenant } = context;
       const { record, objectUuid, objectName, config } = await pageRecord(tenant, body.recordUuid);
       const env = await environmentOf(tenant, body.environment, 'body.environment');
@@ -182,7 +182,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
     },
 
     /** PUT /webpages/{uuid}: the document fields become one edit batch (a revision in the history). */
-    async update(pageUuid: string, body: UpdatePageBody, context: CommandContext): Promise<CmsPage> {
+    async update(context: CommandContext, pageUuid: string, body: UpdatePageBody): Promise<CmsPage> {
       await found(context.tenant, pageUuid);
       const fields = Object.fromEntries((['title', 'slug', 'excerpt', 'css', 'headJs', 'bodyJs'] as const).filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
       const patches: PagePatchInput[] = [...(Object.keys(fields).length ? [{ op: 'setPage', fields }] : []), ...(body.seo ? [{ op: 'setSeo', seo: body.seo }] : [])];
@@ -191,7 +191,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
       return dto(viewOfState(handled.state), context.tenant);
     },
 
-    async patch(recordUuid: string, environment: string | undefined, body: { locale: string; patches: PagePatchInput[]; expectedRevision: number }, context: CommandContext): Promise<CmsPage> {
+    async patch(context: CommandContext, recordUuid: string, environment: string | undefined, body: { locale: string; patches: PagePatchInput[]; expectedRevision: number }): Promise<CmsPage> {
       const row = await pageOf(context.tenant, recordUuid, environment, body.locale);
       const freshIds = Array.from({ length: idsNeeded(body.patches) }, () => randomUUID());
       const catalogue = await catalogueOf(context.tenant, context.userUuid);
@@ -202,7 +202,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
     pageOf,
 
     /** A new page of the same record in another environment or locale, with a copy of `source`'s document (revision 0). */
-    async createCopy(source: PageRow, where: { environment: string; locale: string; slug: string }, context: CommandContext): Promise<CmsPage> {
+    async createCopy(context: CommandContext, source: PageRow, where: { environment: string; locale: string; slug: string }): Promise<CmsPage> {
       const pageUuid = randomUUID();
       const { modules, seo, excerpt, css, headJs, bodyJs } = source.document;
       const handled = await run(
@@ -221,7 +221,7 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
       return dto(viewOfState(handled.state), context.tenant);
     },
 
-    async publish(pageUuid: string, at: { publishAt?: number; unpublishAt?: number }, publish: boolean, context: CommandContext): Promise<CmsPage> {
+    async publish(context: CommandContext, pageUuid: string, at: { publishAt?: number; unpublishAt?: number }, publish: boolean): Promise<CmsPage> {
       await found(context.tenant, pageUuid);
       const now = seconds(context.now);
       const command: PageCommand = publish ? { type: 'PublishPage', publishAt: at.publishAt, now } : { type: 'UnpublishPage', unpublishAt: at.unpublishAt, now };

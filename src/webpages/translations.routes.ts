@@ -101,7 +101,7 @@ export const translationsRoutes = (deps: { db: Db; store: EventStore; pages: Pag
           throw new DomainError('CONFLICT', 'the record already has a page there', [{ message: `The record already has a page in ${target.key} (${source.locale})`, type: 'GENERAL', correctionSuggestion: 'Change that page, or delete the environment copy first' }]);
         }
         const taken = await db.query('select 1 from rm_pages where tenant = $1 and environment = $2 and locale = $3 and slug = $4 and not template', [context.tenant, target.key, source.locale, source.slug]);
-        const created = await pages.createCopy(source, { environment: target.key, locale: source.locale, slug: taken.length ? `${source.slug}-${source.record_uuid.slice(0, 8)}` : source.slug }, context);
+        const created = await pages.createCopy(context, source, { environment: target.key, locale: source.locale, slug: taken.length ? `${source.slug}-${source.record_uuid.slice(0, 8)}` : source.slug });
         reply.code(201);
         return ok(created, 'created');
       },
@@ -131,7 +131,7 @@ export const translationsRoutes = (deps: { db: Db; store: EventStore; pages: Pag
         }
         const d = source.document;
         const taken = await db.query('select 1 from rm_pages where tenant = $1 and environment = $2 and locale = $3 and slug = $4 and not template', [context.tenant, target.key, locale, d.slug]);
-        const created = await pages.createCopy(source, { environment: target.key, locale, slug: taken.length ? `${slugify(d.slug)}-${source.record_uuid.slice(0, 8)}` : d.slug }, context);
+        const created = await pages.createCopy(context, source, { environment: target.key, locale, slug: taken.length ? `${slugify(d.slug)}-${source.record_uuid.slice(0, 8)}` : d.slug });
         await run({ type: 'Link', pageUuid: source.page_uuid, otherUuid: created.uuid }, context);
         return ok(await pages.get(context.tenant, created.uuid, false), 'translated');
       },
