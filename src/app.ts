@@ -29,6 +29,7 @@ import { registerPartners } from './partners/partners.module.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
+import { registerViews } from './views/views.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
@@ -118,6 +119,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerWebhooks(app, { config, db, store });
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
+  await registerViews(app, { db, store });
   await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerWebpages(app, { config, db, store });

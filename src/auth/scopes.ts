@@ -10,6 +10,7 @@ export const scopeCatalogue = {
   'syncs:read': 'List and read syncs',
   'syncs:write': 'Create, change, delete and restore syncs',
   'teams:write': 'Create, change and delete teams, their members and their record assignments',
+  'views:share': 'Share views with the company or a team, and change or delete shared views of others',
   'webhooks:read': 'List and read webhooks, their delivery log and test payloads',
   'webhooks:write': 'Create, change and delete webhooks; redeliver and replay deliveries',
   'webpages:write': 'Create and edit webpages, their modules, environments, menus and templates; publish and unpublish',
