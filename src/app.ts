@@ -30,6 +30,7 @@ import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { registerViews } from './views/views.module.js';
+import { registerMetrics } from './metrics/metrics.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
@@ -122,6 +123,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerViews(app, { db, store });
   await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
+  await registerMetrics(app, { config, db, store });
   await registerWebpages(app, { config, db, store });
   return app;
 }

@@ -62,6 +62,8 @@ const configSchema = z
     ...filesConfigShape,
     // Webpages (issue 16): how often the page scheduler looks for due publish / unpublish times.
     PAGE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(10).max(1000).default(250),
+    // Metrics (issue 21): GET /metrics answers only with Authorization: Bearer <METRICS_TOKEN>; unset: no route (docs/operations.md).
+    METRICS_TOKEN: z.string().min(16, 'must have at least 16 characters').optional(),
   })
   .superRefine((c, ctx) => {
     checkFilesConfig(c, ctx);

@@ -8,6 +8,7 @@ import type { AppendOptions, ExpectedRevision, NewEvent } from './port.js';
 import { appendStatement } from './postgres.append.js';
 import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
 import { fusedStatements, fusedWriteOf, type FusedStatement } from './postgres.fused-writes.js';
+import { groupCommitSize } from '../metrics/metrics.js';
 import { storedEvent, wrongRevision, type EventPlace } from './postgres.rows.js';
 
 /** An append waiting for its commit. */
@@ -119,6 +120,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
 
   /** A group commit: the appends a fused write takes by it (a statement per write), the others in one transaction. */
   async function flush(group: PendingAppend[]) {
+    groupCommitSize.observe(group.length);
     const rest: PendingAppend[] = [];
     const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
     for (const p of group) {

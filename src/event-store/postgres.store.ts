@@ -7,6 +7,7 @@ import { catchUpSubscription } from './catch-up.js';
 import type { AppendOptions, EventStore, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { groupCommit } from './postgres.group-commit.js';
 import { eventColumns, eventOfArray, storedEvent, type EventRow } from './postgres.rows.js';
+import { appendDuration, timed } from '../metrics/metrics.js';
 import { detached } from '../db/query-signal.js';
 
 const CHANNEL = 'platform_events';
@@ -81,8 +82,10 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     async append(tenant, streamId, events, options: AppendOptions) {
       if (events.length === 0) throw new Error('append needs at least one event');
       const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
-      const stored = await new Promise<StoredEvent[]>((resolve, reject) =>
-        commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, stateAfter: options.stateAfter, resolve, reject }),
+      const stored = await timed(appendDuration, () =>
+        new Promise<StoredEvent[]>((resolve, reject) =>
+          commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, stateAfter: options.stateAfter, resolve, reject }),
+        ),
       );
       return { nextRevision: stored[stored.length - 1]!.revision, events: stored };
     },

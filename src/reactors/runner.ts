@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import type { Db, Sql } from '../db/db.js';
+import { reactorEventsProcessed } from '../metrics/metrics.js';
 import type { EventStore } from '../event-store/port.js';
 
 /**
@@ -92,6 +93,7 @@ export function startReactor<P>(reactor: Reactor<P>, opts: RunnerOptions): React
       await tx.query('update checkpoints set checkpoint = $2, updated_at = $3 where name = $1', [reactor.name, last, Date.now()]);
     });
     checkpoint = last;
+    reactorEventsProcessed.inc({ reactor: reactor.name }, batch.length);
     if (prepared !== undefined) reactor.afterCommit?.(prepared);
   }
 

@@ -3,6 +3,7 @@ import type { DeliveryRow, WebhookRow } from '../../read-models/webhooks.queries
 import type { Db } from '../db/db.js';
 import { postDelivery, type SendResult } from './http-sender.js';
 import { signatureHeaders } from './signing.js';
+import { webhookDeliveries } from '../metrics/metrics.js';
 import { UrlRefused, type UrlGuard } from './url-safety.js';
 
 export interface DispatcherOptions {
@@ -69,6 +70,7 @@ async function release(db: Db, deliveryUuid: string, nextAttemptAt?: number) {
 }
 
 async function park(db: Db, row: DeliveryRow, error: string, now: number) {
+  webhookDeliveries.inc({ outcome: 'refused' });
   await db.query(`update webhook_deliveries set status = 'failed', locked_until = null, last_error = $2, completed_at = $3 where delivery_uuid = $1`, [row.delivery_uuid, error, now]);
 }
 
@@ -88,6 +90,7 @@ async function recordAttempt(db: Db, row: DeliveryRow, result: SendResult, start
       [row.delivery_uuid, attempt, next.status, next.at, startedAt, result.statusCode, result.latencyMs, result.error, next.status === 'pending' ? null : Date.now()],
     );
   });
+  webhookDeliveries.inc({ outcome: result.ok ? 'succeeded' : next.status === 'pending' ? 'retrying' : 'failed' });
 }
 
 /** Sliding-window rate limit per webhook, in this process. */
