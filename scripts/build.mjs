@@ -12,11 +12,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const started = Date.now();
 // readdirSync's `recursive` (Node 20), not fs.globSync (Node 22).
-const entryPoints = ['src', 'aggregates', 'ports', 'projections', 'read-models']
+const entryPoints = ['src', 'cli', 'aggregates', 'ports', 'projections', 'read-models']
   .flatMap((dir) => readdirSync(join(root, dir), { recursive: true }).map((file) => join(dir, String(file))))
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
 
-for (const dir of ['src', 'aggregates', 'ports', 'projections', 'read-models']) rmSync(join(out, dir), { recursive: true, force: true });
+for (const dir of ['src', 'cli', 'aggregates', 'ports', 'projections', 'read-models']) rmSync(join(out, dir), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints,
