@@ -33,6 +33,7 @@ import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
+import { registerApps } from './apps/apps.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +45,8 @@ export interface Platform {
   config: Config;
   db: Db;
   store: EventStore;
+  /** Where the log goes (default: stdout); tests capture it to check what is never logged. */
+  logStream?: { write(line: string): void };
 }
 
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
@@ -70,6 +73,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-sandbox-uuid"]'],
+      ...(base.logStream ? { stream: base.logStream } : {}),
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: false,
@@ -121,5 +125,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerWebpages(app, { config, db, store });
+  await registerApps(app, { config, db, store });
   return app;
 }

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { settingsSchemaSchema } from './app.settings-schema.js';
+
+const uuid = z.string().uuid();
+export const appVisibilities = ['PUBLIC', 'PRIVATE'] as const;
+export const reviewStates = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED', 'CHANGES_REQUESTED'] as const;
+export type ReviewState = (typeof reviewStates)[number];
+export const reviewOutcomes = ['APPROVE', 'REJECT', 'REQUEST_CHANGES'] as const;
+export type ReviewOutcome = (typeof reviewOutcomes)[number];
+
+export const appBarSchema = z.object({
+  uuid,
+  label: z.string().min(1).max(200),
+  location: z.enum(['RECORD', 'RECORD_LIST', 'DASHBOARD']),
+  type: z.enum(['IFRAME', 'BUTTON']),
+  url: z.string().url().max(2000).nullable().default(null),
+});
+export type AppBar = z.infer<typeof appBarSchema>;
+
+export const pricingSchema = z.object({
+  model: z.enum(['FREE', 'ONE_TIME', 'SUBSCRIPTION']).default('FREE'),
+  amount: z.number().min(0).max(1_000_000).default(0),
+  currency: z.string().regex(/^[A-Z]{3}$/).default('EUR'),
+  description: z.string().max(2000).default(''),
+});
+
+/** The creator object of an app (GET and PUT /apps/public/{uuid}), as the events carry it. */
+export const appProfileSchema = z.object({
+  label: z.string(),
+  description: z.string(),
+  details: z.string(),
+  category: z.string(),
+  pricing: pricingSchema,
+  settingsSchema: settingsSchemaSchema,
+  appBars: z.array(appBarSchema),
+  webhookUrl: z.string().nullable(),
+});
+export type AppProfile = z.infer<typeof appProfileSchema>;
+
+export const appCreated = z.object({
+  type: z.literal('AppCreated'),
+  version: z.literal(1),
+  data: z.object({ appUuid: uuid, visibility: z.enum(appVisibilities), label: z.string(), description: z.string() }),
+});
+export const appUpdated = z.object({ type: z.literal('AppUpdated'), version: z.literal(1), data: z.object({ profile: appProfileSchema }) });
+export const appSubmitted = z.object({ type: z.literal('AppSubmitted'), version: z.literal(1), data: z.object({ note: z.string() }) });
+export const appReviewed = z.object({
+  type: z.literal('AppReviewed'),
+  version: z.literal(1),
+  data: z.object({ outcome: z.enum(reviewOutcomes), state: z.enum(reviewStates), feedback: z.string(), reviewerNotes: z.string(), reviewerUuid: z.string().nullable() }),
+});
+
+export const appEventSchema = z.discriminatedUnion('type', [appCreated, appUpdated, appSubmitted, appReviewed]);
+export type AppEvent = z.infer<typeof appEventSchema>;
+export const appEventTypes = appEventSchema.options.map((o) => o.shape.type.value);
+
+export const APP_STREAM_PREFIX = 'app-';
+export const appStream = (appUuid: string) => `${APP_STREAM_PREFIX}${appUuid}`;
+/** The uuid an app stream is named by (the inverse of `appStream`). */
+export const appUuidOfStream = (streamId: string) => streamId.slice(APP_STREAM_PREFIX.length);

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { EventStore } from '../event-store/port.js';
+import { appsRoutes } from './apps.routes.js';
+import { makeAppsService } from './apps.service.js';
+import { secretBoxFrom } from './secret-box.js';
+
+/** Apps (issue 19): the marketplace, review, installs (docs/apps.md). */
+export async function registerApps(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
+  const { config, db, store } = deps;
+  const box = secretBoxFrom(config);
+  const apps = makeAppsService({ db, store, box, graceMs: config.APPS_ROTATION_GRACE_MS });
+  await app.register(appsRoutes({ db, apps }), { prefix: '/api/v2/apps' });
+  return { apps };
+}
