@@ -5,12 +5,18 @@ import type { EventStore } from '../event-store/port.js';
 import { appsRoutes } from './apps.routes.js';
 import { makeAppsService } from './apps.service.js';
 import { secretBoxFrom } from './secret-box.js';
+import { runtimeRoutes } from './runtime.routes.js';
+import { makeRuntimeService } from './runtime.service.js';
+import { makeUrlGuard } from '../webhooks/url-safety.js';
 
 /** Apps (issue 19): the marketplace, review, installs (docs/apps.md). */
 export async function registerApps(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
   const { config, db, store } = deps;
   const box = secretBoxFrom(config);
   const apps = makeAppsService({ db, store, box, graceMs: config.APPS_ROTATION_GRACE_MS });
+  const guard = makeUrlGuard({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
+  const runtime = makeRuntimeService({ db, apps, box, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   await app.register(appsRoutes({ db, apps }), { prefix: '/api/v2/apps' });
-  return { apps };
+  await app.register(runtimeRoutes({ runtime }), { prefix: '/api/v2/apps' });
+  return { apps, runtime };
 }

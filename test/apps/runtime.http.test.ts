@@ -1,0 +1,165 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSecretBox } from '../../src/apps/secret-box.js';
+import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { answers, caller, errorOf, startAppsApp, superAdmin } from './apps-fixtures.js';
+
+const CANARY = `canary-${Date.now().toString(36)}-Zq9xY`;
+
+let t: Awaited<ReturnType<typeof startAppsApp>>;
+let call: ReturnType<typeof caller>;
+let receiver: Receiver;
+let maker: TestTenant;
+let buyer: TestTenant;
+let buyerUser: TestTenant;
+let stranger: TestTenant;
+let appUuid: string;
+let signingSecret: string;
+
+beforeAll(async () => {
+  t = await startAppsApp();
+  call = caller(t.app);
+  receiver = await startReceiver();
+  receiver.answer((_n, req) => (req.path === '/options' ? { status: 200, body: JSON.stringify({ options: [{ value: 'a', label: 'Alpha' }, { value: 'b', label: 'Beta' }] }), headers: { 'content-type': 'application/json' } } : { status: 200 }));
+  maker = await signUpWithCompany(t.app);
+  buyer = await signUpWithCompany(t.app);
+  buyerUser = await joinCompany(t.app, buyer, { role: 'USER' });
+  stranger = await signUpWithCompany(t.app);
+  const root = await superAdmin(t.app, stranger);
+  appUuid = (await call('POST', '/apps/public', maker.headers, { label: 'Runtime' })).json().data.uuid;
+  const settingsSchema = [
+    { name: 'region', label: 'Region', type: 'SINGLE_SELECT', options: [{ value: 'eu', label: 'EU' }, { value: 'us', label: 'US' }] },
+    { name: 'list', label: 'List', type: 'SINGLE_SELECT', optionsUrl: `${receiver.url}/options` },
+    { name: 'verbose', label: 'Verbose', type: 'BOOLEAN', default: false },
+    { name: 'signature', label: 'Signature', type: 'TEXT', scope: 'USER' },
+    { name: 'apiKey', label: 'API key', type: 'SECRET' },
+    { name: 'syncNow', label: 'Sync now', type: 'ACTION' },
+  ];
+  const put = await call('PUT', `/apps/public/${appUuid}`, maker.headers, { label: 'Runtime', settingsSchema, webhookUrl: `${receiver.url}/hook`, appBars: [{ label: 'Panel', location: 'RECORD', type: 'IFRAME', url: `${receiver.url}/bar` }] });
+  expect(put.statusCode, put.body).toBe(200);
+  await call('POST', `/apps/public/${appUuid}/submit`, maker.headers);
+  await call('POST', `/apps/public/${appUuid}/review`, root.headers, { outcome: 'APPROVE', feedback: 'ok' });
+  const installed = await call('POST', `/apps/${appUuid}/install`, buyer.headers, { settings: { region: 'eu' } });
+  expect(installed.statusCode, installed.body).toBe(201);
+  signingSecret = installed.json().data.credentials.signingSecret;
+});
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+});
+
+const base = () => `/apps/${appUuid}/installation`;
+
+describe('installation runtime', () => {
+  it('state: map, shallow merge, one key', async () => {
+    expect((await call('GET', `${base()}/state`, buyerUser.headers)).json().data).toEqual({});
+    expect((await call('PUT', `${base()}/state`, buyerUser.headers, { cursor: 5, nested: { a: 1 } })).json().data).toEqual({ cursor: 5, nested: { a: 1 } });
+    expect((await call('PUT', `${base()}/state`, buyerUser.headers, { nested: { b: 2 } })).json().data).toEqual({ cursor: 5, nested: { b: 2 } });
+    expect((await call('GET', `${base()}/state/cursor`, buyerUser.headers)).json().data).toBe(5);
+    expect((await call('PUT', `${base()}/state/cursor`, buyerUser.headers, { value: 6 })).json().data.cursor).toBe(6);
+    expect((await call('DELETE', `${base()}/state/cursor`, buyerUser.headers)).json().data).toEqual({ nested: { b: 2 } });
+    errorOf(await call('GET', `${base()}/state/cursor`, buyerUser.headers), 404);
+    errorOf(await call('DELETE', `${base()}/state/cursor`, buyerUser.headers), 404);
+    errorOf(await call('PUT', `${base()}/state`, buyerUser.headers, { big: 'x'.repeat(70_000) }), 400);
+  });
+
+  it('settings: COMPANY merge checked against the schema, USER per user', async () => {
+    expect((await call('PUT', `${base()}/settings`, buyer.headers, { region: 'us', verbose: true })).json().data).toEqual({ region: 'us', verbose: true });
+    const bad = errorOf(await call('PUT', `${base()}/settings`, buyer.headers, { region: 'mars', verbose: 'yes', signature: 'x', apiKey: 'y' }), 400);
+    expect(bad.errors.map((e: { message: string }) => e.message.split(':')[0]).sort()).toEqual(['settings.apiKey', 'settings.region', 'settings.signature', 'settings.verbose']);
+    errorOf(await call('PUT', `${base()}/settings`, buyerUser.headers, { region: 'eu' }), 403);
+    expect((await call('PUT', `${base()}/settings`, buyer.headers, { verbose: null })).json().data).toEqual({ region: 'us' });
+
+    expect((await call('PUT', `${base()}/settings/user`, buyerUser.headers, { signature: 'Regards, U' })).json().data).toEqual({ signature: 'Regards, U' });
+    errorOf(await call('PUT', `${base()}/settings/user`, buyerUser.headers, { region: 'eu' }), 400);
+    expect((await call('GET', `${base()}/settings`, buyerUser.headers)).json().data).toEqual({ company: { region: 'us' }, user: { signature: 'Regards, U' } });
+    expect((await call('GET', `${base()}/settings`, buyer.headers)).json().data.user).toEqual({});
+  });
+
+  it('secrets: sealed, names only, deletable', async () => {
+    const set = await call('PUT', `${base()}/secrets/apiKey`, buyer.headers, { value: CANARY });
+    expect(set.json()).toEqual({ message: 'saved', data: { name: 'apiKey' } });
+    await call('PUT', `${base()}/secrets/other.key`, buyer.headers, { value: `${CANARY}-2` });
+    errorOf(await call('PUT', `${base()}/secrets/apiKey`, buyerUser.headers, { value: CANARY }), 403);
+    errorOf(await call('PUT', `${base()}/secrets/9bad`, buyer.headers, { value: CANARY }), 400);
+    errorOf(await call('PUT', `${base()}/secrets/apiKey`, buyer.headers, { value: 42, echo: CANARY }), 400);
+    const names = (await call('GET', `${base()}/secrets`, buyerUser.headers)).json().data;
+    expect(names.map((s: { name: string }) => s.name)).toEqual(['apiKey', 'other.key']);
+    expect((await call('DELETE', `${base()}/secrets/other.key`, buyer.headers)).statusCode).toBe(200);
+    errorOf(await call('DELETE', `${base()}/secrets/other.key`, buyer.headers), 404);
+
+    // At rest: ciphertext bound to the installation and the name, opened by the configured key only.
+    const [row] = await t.platform.db.query<{ ciphertext: string }>('select ciphertext from rm_app_secrets where tenant = $1 and app_uuid = $2 and name = $3', [buyer.companyUuid, appUuid, 'apiKey']);
+    const box = makeSecretBox(Buffer.from(t.config.APPS_SECRETS_KEY!, 'base64'));
+    expect(box.open(row!.ciphertext, `${buyer.companyUuid}:${appUuid}:secret:apiKey`)).toBe(CANARY);
+    expect(() => box.open(row!.ciphertext, `${stranger.companyUuid}:${appUuid}:secret:apiKey`)).toThrow();
+  });
+
+  it('an ACTION fires the app webhook, signed, and saves nothing', async () => {
+    const before = (await call('GET', `${base()}/settings`, buyer.headers)).json().data;
+    const res = await call('POST', `${base()}/settings/syncNow/trigger`, buyerUser.headers, { settings: { region: 'eu' } });
+    expect(res.json().data).toEqual({ delivered: true, statusCode: 200 });
+    const [hit] = receiver.on('/hook');
+    const payload = new Webhook(signingSecret).verify(hit!.body, hit!.headers as Record<string, string>) as Record<string, unknown>;
+    expect(payload).toMatchObject({ type: 'settings.action', field: 'syncNow', appUuid, companyUuid: buyer.companyUuid, userUuid: buyerUser.userUuid, settings: { region: 'eu', signature: 'Regards, U' } });
+    expect((await call('GET', `${base()}/settings`, buyer.headers)).json().data).toEqual(before);
+    errorOf(await call('POST', `${base()}/settings/region/trigger`, buyerUser.headers), 400);
+    errorOf(await call('POST', `${base()}/settings/nope/trigger`, buyerUser.headers), 404);
+  });
+
+  it('settings-schema/options: from the optionsUrl (signed), static ones, the draft schema; a private address is refused', async () => {
+    expect((await call('POST', `/apps/${appUuid}/settings-schema/options`, buyerUser.headers, { fieldName: 'list' })).json().data).toEqual([{ value: 'a', label: 'Alpha' }, { value: 'b', label: 'Beta' }]);
+    const [hit] = receiver.on('/options');
+    expect(new Webhook(signingSecret).verify(hit!.body, hit!.headers as Record<string, string>)).toMatchObject({ type: 'settings.options', field: 'list' });
+    expect((await call('POST', `/apps/${appUuid}/settings-schema/options`, buyerUser.headers, { fieldName: 'region' })).json().data).toHaveLength(2);
+    const draft = [{ name: 'other', label: 'Other', type: 'MULTI_SELECT', optionsUrl: 'http://10.1.2.3/options' }];
+    const refused = errorOf(await call('POST', `/apps/${appUuid}/settings-schema/options`, buyerUser.headers, { fieldName: 'other', settingsSchema: draft }), 409);
+    expect(refused.errors[0].message).toContain('10.1.2.3');
+    errorOf(await call('POST', `/apps/${appUuid}/settings-schema/options`, buyerUser.headers, { fieldName: 'verbose' }), 400);
+  });
+
+  it('rotate: deliveries are signed with the new and, during the grace period, the old secret', async () => {
+    const rotated = (await call('POST', `/apps/${appUuid}/rotate`, buyer.headers, { graceMs: 60_000 })).json().data;
+    await call('POST', `${base()}/settings/syncNow/trigger`, buyerUser.headers);
+    const hit = receiver.on('/hook').at(-1)!;
+    expect(String(hit.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(new Webhook(signingSecret).verify(hit.body, hit.headers as Record<string, string>)).toBeTruthy();
+    expect(new Webhook(rotated.credentials.signingSecret).verify(hit.body, hit.headers as Record<string, string>)).toBeTruthy();
+    const newest = (await call('POST', `/apps/${appUuid}/rotate`, buyer.headers, { graceMs: 0 })).json().data.credentials.signingSecret;
+    await call('POST', `${base()}/settings/syncNow/trigger`, buyerUser.headers);
+    const last = receiver.on('/hook').at(-1)!;
+    expect(() => new Webhook(signingSecret).verify(last.body, last.headers as Record<string, string>)).toThrow();
+    expect(new Webhook(newest).verify(last.body, last.headers as Record<string, string>)).toBeTruthy();
+    signingSecret = newest;
+  });
+
+  it('every runtime route: 401 without a token, 404 for a company without the installation', async () => {
+    const routes = [
+      ['GET', `${base()}/state`], ['PUT', `${base()}/state`], ['GET', `${base()}/state/k`], ['PUT', `${base()}/state/k`], ['DELETE', `${base()}/state/k`],
+      ['GET', `${base()}/settings`], ['PUT', `${base()}/settings`], ['PUT', `${base()}/settings/user`], ['GET', `${base()}/secrets`], ['PUT', `${base()}/secrets/apiKey`],
+      ['DELETE', `${base()}/secrets/apiKey`], ['POST', `${base()}/settings/syncNow/trigger`], ['POST', `/apps/${appUuid}/settings-schema/options`],
+    ] as const;
+    const body = (m: string, url: string) => (m === 'GET' || m === 'DELETE' ? undefined : url.includes('secrets') ? { value: 'v' } : url.includes('options') ? { fieldName: 'list' } : url.endsWith('/k') ? { value: 1 } : {});
+    for (const [m, url] of routes) errorOf(await call(m, url, {}, body(m, url)), 401);
+    for (const [m, url] of routes) errorOf(await call(m, url, stranger.headers, body(m, url)), 404);
+    // The maker created the app but has not installed it: the same 404.
+    errorOf(await call('GET', `${base()}/state`, maker.headers), 404);
+  });
+});
+
+describe('the canary secret', () => {
+  it('appears in no answer, no event, no log line and no outbound request of the run', async () => {
+    expect(answers.length).toBeGreaterThan(50);
+    expect(t.logs.length).toBeGreaterThan(50);
+    const events = [];
+    for (let batch = await t.platform.store.readAll({ maxCount: 1000 }); batch.length; batch = await t.platform.store.readAll({ after: batch.at(-1)!.checkpoint, maxCount: 1000 })) events.push(...batch);
+    expect(events.some((e) => e.type === 'InstallationSecretSet')).toBe(true);
+    const haystacks = { answers: answers.join('\n'), logs: t.logs.join('\n'), events: JSON.stringify(events), outbound: receiver.received.map((r) => r.body + JSON.stringify(r.headers)).join('\n') };
+    // The haystacks hold what they should: a non-secret setting is in the answers and the log.
+    expect(haystacks.answers).toContain('Regards, U');
+    expect(haystacks.events).toContain('Regards, U');
+    expect(haystacks.logs).toContain(`/installation/secrets/apiKey`);
+    for (const [where, text] of Object.entries(haystacks)) expect(text.includes(CANARY), `canary found in ${where}`).toBe(false);
+  });
+});
