@@ -5,6 +5,8 @@ import type { EventStore } from '../event-store/port.js';
 import { appsRoutes } from './apps.routes.js';
 import { makeAppsService } from './apps.service.js';
 import { secretBoxFrom } from './secret-box.js';
+import { appBarsRoutes } from './app-bars.routes.js';
+import { makeAppBarsService } from './app-bars.service.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { makeRuntimeService } from './runtime.service.js';
 import { makeUrlGuard } from '../webhooks/url-safety.js';
@@ -18,5 +20,7 @@ export async function registerApps(app: FastifyInstance, deps: { config: Config;
   const runtime = makeRuntimeService({ db, apps, box, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   await app.register(appsRoutes({ db, apps }), { prefix: '/api/v2/apps' });
   await app.register(runtimeRoutes({ runtime }), { prefix: '/api/v2/apps' });
+  const bars = makeAppBarsService({ db, runtime, ttlMs: config.APPS_IFRAME_TOKEN_TTL_MS });
+  await app.register(appBarsRoutes({ bars }), { prefix: '/api/v2/app-bars' });
   return { apps, runtime };
 }

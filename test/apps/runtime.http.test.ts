@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSecretBox } from '../../src/apps/secret-box.js';
 import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -145,6 +145,66 @@ describe('installation runtime', () => {
     for (const [m, url] of routes) errorOf(await call(m, url, stranger.headers, body(m, url)), 404);
     // The maker created the app but has not installed it: the same 404.
     errorOf(await call('GET', `${base()}/state`, maker.headers), 404);
+  });
+});
+
+describe('app bars', () => {
+  const barOf = async (who: TestTenant) => (await call('GET', '/app-bars?location=RECORD', who.headers)).json().data as { uuid: string; appUuid: string; label: string; url: string }[];
+
+  it('lists the installed apps\' bars at a location', async () => {
+    const bars = await barOf(buyerUser);
+    expect(bars).toEqual([expect.objectContaining({ appUuid, label: 'Panel', location: 'RECORD', type: 'IFRAME', url: `${receiver.url}/bar` })]);
+    expect((await call('GET', '/app-bars?location=DASHBOARD', buyerUser.headers)).json().data).toEqual([]);
+    expect(await barOf(maker)).toEqual([]);
+    errorOf(await call('GET', '/app-bars?location=MOON', buyerUser.headers), 400);
+  });
+
+  it('an iframe token (stored hashed) validates once within its lifetime, with safe context only', async () => {
+    const [bar] = await barOf(buyerUser);
+    const recordUuid = '11111111-1111-4111-8111-111111111111';
+    const issued = await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, buyerUser.headers, { recordUuid, filter: { groups: [] } });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const { token, expiresAt } = issued.json().data;
+    expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(await t.platform.db.query('select 1 from app_iframe_sessions where token_hash = $1', [token])).toHaveLength(0);
+
+    const valid = await call('POST', `/app-bars/iframe-session/validate?platform_iframe_token=${token}`, {});
+    expect(valid.statusCode, valid.body).toBe(200);
+    expect(valid.json().data).toEqual({ appUuid, appBarUuid: bar!.uuid, user: { uuid: buyerUser.userUuid, firstname: 'Test', lastname: 'User' }, company: { uuid: buyer.companyUuid, name: expect.any(String) }, recordUuid, viewUuid: null, filter: { groups: [] } });
+    expect(valid.body).not.toContain(buyerUser.email);
+    expect(valid.body).not.toContain(token);
+    errorOf(await call('POST', '/app-bars/iframe-session/validate', {}, { platform_iframe_token: token }), 401);
+
+    const second = (await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, buyerUser.headers)).json().data.token;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      errorOf(await call('POST', '/app-bars/iframe-session/validate', {}, { platform_iframe_token: second }), 401);
+    } finally {
+      vi.useRealTimers();
+    }
+    const third = (await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, buyerUser.headers)).json().data.token;
+    expect((await call('POST', '/app-bars/iframe-session/validate', {}, { platform_iframe_token: third })).statusCode).toBe(200);
+    errorOf(await call('POST', '/app-bars/iframe-session/validate', {}, {}), 400);
+    errorOf(await call('POST', '/app-bars/iframe-session/validate', {}, { platform_iframe_token: 'x'.repeat(43) }), 401);
+  });
+
+  it('trigger fires the app bar webhook, signed, with settings and context', async () => {
+    const [bar] = await barOf(buyerUser);
+    const res = await call('POST', `/app-bars/${bar!.uuid}/trigger`, buyerUser.headers, { viewUuid: '22222222-2222-4222-8222-222222222222', settings: { region: 'eu' } });
+    expect(res.json().data).toEqual({ delivered: true, statusCode: 200 });
+    const hit = receiver.on('/hook').at(-1)!;
+    expect(new Webhook(signingSecret).verify(hit.body, hit.headers as Record<string, string>)).toMatchObject({
+      type: 'appbar.trigger', appBarUuid: bar!.uuid, appUuid, companyUuid: buyer.companyUuid, userUuid: buyerUser.userUuid, settings: { region: 'eu' }, context: { viewUuid: '22222222-2222-4222-8222-222222222222', recordUuid: null },
+    });
+  });
+
+  it('401 without a token; another company\'s app bar is a 404', async () => {
+    const [bar] = await barOf(buyerUser);
+    for (const [m, url] of [['GET', '/app-bars'], ['POST', `/app-bars/${bar!.uuid}/iframe-session`], ['POST', `/app-bars/${bar!.uuid}/trigger`]] as const) errorOf(await call(m, url, {}, m === 'GET' ? undefined : {}), 401);
+    errorOf(await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, stranger.headers, {}), 404);
+    errorOf(await call('POST', `/app-bars/${bar!.uuid}/trigger`, stranger.headers, {}), 404);
+    errorOf(await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, maker.headers, {}), 404);
   });
 });
 
