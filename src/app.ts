@@ -119,12 +119,12 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerPartners(app, { db, store, companies });
   await app.register(devRoutes({ db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db, store, recordExists: recordExistsIn(db) });
-  await registerWebhooks(app, { config, db, store });
+  const webhookRuntime = await registerWebhooks(app, { config, db, store });
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerWebpages(app, { config, db, store });
-  await registerApps(app, { config, db, store });
+  await registerApps(app, { config, db, store, webhookRuntime });
   return app;
 }

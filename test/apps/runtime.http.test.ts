@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSecretBox } from '../../src/apps/secret-box.js';
 import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { aRecord, anObjectWith } from '../records/records-fixtures.js';
 import { answers, caller, errorOf, startAppsApp, superAdmin } from './apps-fixtures.js';
 
 const CANARY = `canary-${Date.now().toString(36)}-Zq9xY`;
@@ -205,6 +206,71 @@ describe('app bars', () => {
     errorOf(await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, stranger.headers, {}), 404);
     errorOf(await call('POST', `/app-bars/${bar!.uuid}/trigger`, stranger.headers, {}), 404);
     errorOf(await call('POST', `/app-bars/${bar!.uuid}/iframe-session`, maker.headers, {}), 404);
+  });
+});
+
+describe('app webhooks', () => {
+  const hook = () => ({ url: `${receiver.url}/app-hook`, secret: 'whsec_YXBwLXdlYmhvb2stc2VjcmV0LTEyMzQ=', topic: 'record.deal.created' });
+
+  it('CRUD for an installed app; the company\'s own webhooks and the app\'s are apart', async () => {
+    const created = await call('POST', `/apps/${appUuid}/webhooks`, buyer.headers, hook());
+    expect(created.statusCode, created.body).toBe(201);
+    const w = created.json().data;
+    expect(w).toMatchObject({ appUuid, topic: 'record.deal.created', url: `${receiver.url}/app-hook` });
+    expect(created.body).not.toContain('YXBwLXdlYmhvb2st');
+    const viaWebhooks = await call('POST', `/webhooks/apps/${appUuid}`, buyer.headers, { ...hook(), topic: 'record.deal.updated' });
+    expect(viaWebhooks.statusCode, viaWebhooks.body).toBe(201);
+    const list = (await call('POST', `/apps/${appUuid}/webhooks/index`, buyer.headers, {})).json();
+    expect(list.data.map((x: { topic: string }) => x.topic).sort()).toEqual(['record.deal.created', 'record.deal.updated']);
+    expect((await call('POST', '/webhooks/index', buyer.headers, {})).json().data).toEqual([]);
+    errorOf(await call('GET', `/webhooks/${w.uuid}`, buyer.headers), 404);
+    expect((await call('GET', `/apps/${appUuid}/webhooks/${w.uuid}`, buyer.headers)).json().data.uuid).toBe(w.uuid);
+    expect((await call('PUT', `/apps/${appUuid}/webhooks/${w.uuid}`, buyer.headers, { name: 'Deals' })).json().data.name).toBe('Deals');
+    expect((await call('DELETE', `/apps/${appUuid}/webhooks/${viaWebhooks.json().data.uuid}`, buyer.headers)).statusCode).toBe(200);
+    expect((await call('POST', `/apps/${appUuid}/webhooks/index`, buyer.headers, {})).json().total).toBe(1);
+    errorOf(await call('POST', `/apps/${appUuid}/webhooks`, buyer.headers, { ...hook(), url: 'http://10.0.0.1/x' }), 400);
+    errorOf(await call('POST', `/apps/${appUuid}/webhooks`, buyerUser.headers, hook()), 403);
+  });
+
+  it('formats, events, property-topics', async () => {
+    const object = await anObjectWith(t.app, buyer, { stage: { type: 'string', format: 'text' } });
+    expect((await call('GET', `/apps/${appUuid}/webhooks/formats`, buyer.headers)).json().data.length).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', `/apps/${appUuid}/webhooks/events`, buyer.headers)).json().data.recordActions).toContain('created');
+    const topics = (await call('GET', `/apps/${appUuid}/webhooks/property-topics?objectName=${object.name}`, buyer.headers)).json().data;
+    expect(topics).toContainEqual({ objectName: object.name, propertyName: 'stage', topic: `record.${object.name}.property_changed.stage` });
+  });
+
+  it('the three test routes: unsaved configuration, saved webhook, given record and event type; simulated record noted', async () => {
+    const object = await anObjectWith(t.app, buyer, { stage: { type: 'string', format: 'text' } });
+    const unsaved = await call('POST', `/apps/${appUuid}/webhooks/test`, buyer.headers, { topic: `record.${object.name}.created` });
+    expect(unsaved.statusCode, unsaved.body).toBe(200);
+    expect(unsaved.json().data).toMatchObject({ simulated: true, eventType: 'created' });
+    expect(unsaved.headers['x-webhook-test-note']).toBe(unsaved.json().data.testNote);
+    expect(unsaved.json().data.payload.context.testNote).toBe(unsaved.json().data.testNote);
+
+    const saved = (await call('POST', `/apps/${appUuid}/webhooks`, buyer.headers, { ...hook(), topic: `record.${object.name}.all` })).json().data;
+    const record = await aRecord(t.app, buyer, object.name, { stage: 'won' });
+    const auto = await call('POST', `/apps/${appUuid}/webhooks/test/${saved.uuid}`, buyer.headers);
+    expect(auto.json().data).toMatchObject({ simulated: false, payload: { data: { record: { uuid: record.uuid } } } });
+    const given = await call('POST', `/apps/${appUuid}/webhooks/test/${saved.uuid}/${record.uuid}/created?deliver=true`, buyer.headers);
+    expect(given.statusCode, given.body).toBe(200);
+    expect(given.json().data).toMatchObject({ eventType: 'created', simulated: false, delivery: { ok: true } });
+    // The test delivery arrived (and, the reactors running, the live one of the record's creation too).
+    expect(receiver.on('/app-hook').map((r) => r.headers['webhook-id'])).toContain(given.json().data.messageId);
+  });
+
+  it('not installed or another company: 404; no token: 401', async () => {
+    const [w] = (await call('POST', `/apps/${appUuid}/webhooks/index`, buyer.headers, {})).json().data;
+    const routes = [
+      ['POST', `/apps/${appUuid}/webhooks`], ['POST', `/webhooks/apps/${appUuid}`], ['POST', `/apps/${appUuid}/webhooks/index`], ['GET', `/apps/${appUuid}/webhooks/${w.uuid}`],
+      ['PUT', `/apps/${appUuid}/webhooks/${w.uuid}`], ['DELETE', `/apps/${appUuid}/webhooks/${w.uuid}`], ['GET', `/apps/${appUuid}/webhooks/property-topics`],
+      ['GET', `/apps/${appUuid}/webhooks/formats`], ['GET', `/apps/${appUuid}/webhooks/events`], ['POST', `/apps/${appUuid}/webhooks/test`],
+      ['POST', `/apps/${appUuid}/webhooks/test/${w.uuid}`], ['POST', `/apps/${appUuid}/webhooks/test/${w.uuid}/${w.uuid}/created`],
+    ] as const;
+    const body = (m: string, url: string) => (m === 'GET' || m === 'DELETE' ? undefined : url.endsWith('/test') ? { topic: 'record.deal.created' } : m === 'PUT' ? { name: 'x' } : url.endsWith('index') ? {} : hook());
+    for (const [m, url] of routes) errorOf(await call(m, url, {}, body(m, url)), 401);
+    for (const [m, url] of routes) errorOf(await call(m, url, stranger.headers, body(m, url)), 404);
+    for (const [m, url] of routes) errorOf(await call(m, url, maker.headers, body(m, url)), 404);
   });
 });
 
