@@ -29,8 +29,8 @@ async function applyApp(event: StoredEvent<AppEvent> & AppEvent, tx: Sql) {
     }
     case 'AppUpdated': {
       const p = event.data.profile;
-      await advanceApp(tx, event, ', label = $6, description = $7, details = $8, category = $9, pricing = $10::jsonb, settings_schema = $11::jsonb, app_bars = $12::jsonb, webhook_url = $13', [
-        p.label, p.description, p.details, p.category, JSON.stringify(p.pricing), JSON.stringify(p.settingsSchema), JSON.stringify(p.appBars), p.webhookUrl,
+      await advanceApp(tx, event, ', label = $6, description = $7, details = $8, category = $9, pricing = $10::jsonb, settings_schema = $11::jsonb, app_bars = $12::jsonb, webhook_url = $13, oauth_providers = $14::jsonb', [
+        p.label, p.description, p.details, p.category, JSON.stringify(p.pricing), JSON.stringify(p.settingsSchema), JSON.stringify(p.appBars), p.webhookUrl, JSON.stringify(p.oauthProviders ?? []),
       ]);
       return;
     }

@@ -1,4 +1,4 @@
-import type { AppBar, AppProfile } from '../aggregates/app/app.events.js';
+import type { AppBar, AppProfile, OAuthProvider } from '../aggregates/app/app.events.js';
 import type { SettingsSchema, SettingValues } from '../aggregates/app/app.settings-schema.js';
 import type { InstallationCredentials } from '../aggregates/app/installation.events.js';
 import type { Sql } from '../ports/sql.js';
@@ -16,6 +16,7 @@ export interface AppRow {
   settings_schema: SettingsSchema;
   app_bars: AppBar[];
   webhook_url: string | null;
+  oauth_providers: OAuthProvider[];
   review_state: string;
   feedback: string;
   reviewer_notes: string;

@@ -24,6 +24,18 @@ export const pricingSchema = z.object({
   description: z.string().max(2000).default(''),
 });
 
+/** An OAuth 2 provider the app connects installations to (the client secret is an installation secret, never here). */
+export const oauthProviderSchema = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/),
+  issuer: z.string().url(),
+  authorizationEndpoint: z.string().url(),
+  tokenEndpoint: z.string().url(),
+  revocationEndpoint: z.string().url().nullable().default(null),
+  clientId: z.string().min(1).max(500),
+  scopes: z.array(z.string().min(1).max(200)).max(50).default([]),
+});
+export type OAuthProvider = z.infer<typeof oauthProviderSchema>;
+
 /** The creator object of an app (GET and PUT /apps/public/{uuid}), as the events carry it. */
 export const appProfileSchema = z.object({
   label: z.string(),
@@ -34,6 +46,7 @@ export const appProfileSchema = z.object({
   settingsSchema: settingsSchemaSchema,
   appBars: z.array(appBarSchema),
   webhookUrl: z.string().nullable(),
+  oauthProviders: z.array(oauthProviderSchema).default([]),
 });
 export type AppProfile = z.infer<typeof appProfileSchema>;
 

@@ -16,6 +16,7 @@ create table if not exists rm_apps (
   settings_schema jsonb not null,
   app_bars jsonb not null,
   webhook_url text,
+  oauth_providers jsonb not null default '[]'::jsonb,
   review_state text not null,
   feedback text not null,
   reviewer_notes text not null,

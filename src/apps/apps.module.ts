@@ -10,6 +10,8 @@ import { makeAppBarsService } from './app-bars.service.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { makeRuntimeService } from './runtime.service.js';
 import type { WebhookRuntime } from '../webhooks/webhooks.module.js';
+import { oauthRoutes } from './oauth.routes.js';
+import { makeOAuthService } from './oauth.service.js';
 import { appWebhooksRoutes } from './app-webhooks.routes.js';
 
 /** Apps (issue 19): the marketplace, review, installs (docs/apps.md). */
@@ -23,6 +25,8 @@ export async function registerApps(app: FastifyInstance, deps: { config: Config;
   await app.register(runtimeRoutes({ runtime }), { prefix: '/api/v2/apps' });
   const bars = makeAppBarsService({ db, runtime, ttlMs: config.APPS_IFRAME_TOKEN_TTL_MS });
   await app.register(appBarsRoutes({ bars }), { prefix: '/api/v2/app-bars' });
+  const oauth = makeOAuthService({ db, apps, box, guard, appUrl: config.APP_URL, flowTtlMs: config.APPS_OAUTH_FLOW_TTL_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  await app.register(oauthRoutes({ oauth }), { prefix: '/api/v2/apps' });
   await app.register(appWebhooksRoutes({ apps, webhookRuntime: deps.webhookRuntime }));
   return { apps, runtime };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appVisibilities, pricingSchema, reviewOutcomes, reviewStates } from '../../aggregates/app/app.events.js';
+import { appVisibilities, oauthProviderSchema, pricingSchema, reviewOutcomes, reviewStates } from '../../aggregates/app/app.events.js';
 import { settingFieldSchema, settingsSchemaSchema } from '../../aggregates/app/app.settings-schema.js';
 import type { AppRow, InstallationRow } from '../../read-models/apps.queries.js';
 import type { IssuedCredentials } from './credentials.js';
@@ -39,6 +39,7 @@ export const profileBody = z
     settingsSchema: settingsSchemaSchema.default([]),
     appBars: z.array(appBarInput).max(50).default([]),
     webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().default(null),
+    oauthProviders: z.array(oauthProviderSchema).max(10).default([]),
   })
   .meta({ id: 'AppCreatorBody' });
 
@@ -55,7 +56,7 @@ export const appDetailsSchema = appSummarySchema
   .meta({ id: 'App' });
 
 export const creatorViewSchema = appDetailsSchema
-  .extend({ webhookUrl: z.string().nullable(), feedback: z.string(), reviewerNotes: z.string(), revision: z.number().int() })
+  .extend({ webhookUrl: z.string().nullable(), oauthProviders: z.array(oauthProviderSchema), feedback: z.string(), reviewerNotes: z.string(), revision: z.number().int() })
   .meta({ id: 'AppCreatorView' });
 
 export const installationSchema = z
@@ -85,7 +86,7 @@ export const toDetails = (r: AppRow): z.infer<typeof appDetailsSchema> => ({
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
-export const toCreatorView = (r: AppRow): z.infer<typeof creatorViewSchema> => ({ ...toDetails(r), webhookUrl: r.webhook_url, feedback: r.feedback, reviewerNotes: r.reviewer_notes, revision: r.revision });
+export const toCreatorView = (r: AppRow): z.infer<typeof creatorViewSchema> => ({ ...toDetails(r), webhookUrl: r.webhook_url, oauthProviders: r.oauth_providers ?? [], feedback: r.feedback, reviewerNotes: r.reviewer_notes, revision: r.revision });
 export const toInstallation = (r: InstallationRow): z.infer<typeof installationSchema> => ({
   appUuid: r.app_uuid,
   installed: r.installed,

@@ -20,7 +20,7 @@ export async function startAppsApp(env: Record<string, string> = {}): Promise<Te
     PASSWORD_SCRYPT_LOG_N: '10',
     SUPER_ADMIN_EMAILS: SUPER_EMAIL,
     APPS_SECRETS_KEY: randomBytes(32).toString('base64'),
-    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     ...env,
   });
   const db = await openTestDb();

@@ -1,3 +1,4 @@
+import { OAuth2Server } from 'oauth2-mock-server';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSecretBox } from '../../src/apps/secret-box.js';
@@ -271,6 +272,67 @@ describe('app webhooks', () => {
     for (const [m, url] of routes) errorOf(await call(m, url, {}, body(m, url)), 401);
     for (const [m, url] of routes) errorOf(await call(m, url, stranger.headers, body(m, url)), 404);
     for (const [m, url] of routes) errorOf(await call(m, url, maker.headers, body(m, url)), 404);
+  });
+});
+
+describe('OAuth connections', () => {
+  it('start (state + PKCE) -> provider -> callback exchanges the code; connections; revoke removes the tokens', async () => {
+    const provider = new OAuth2Server();
+    await provider.issuer.keys.generate('RS256');
+    await provider.start(0, '127.0.0.1');
+    const revoked: string[] = [];
+    provider.service.on('beforeRevoke', (_res: unknown, req: { method: string }) => void revoked.push(req.method));
+    try {
+      const issuer = provider.issuer.url!;
+      const view = (await call('GET', `/apps/public/${appUuid}`, maker.headers)).json().data;
+      const oauthProviders = [{ name: 'crm', issuer, authorizationEndpoint: `${issuer}/authorize`, tokenEndpoint: `${issuer}/token`, revocationEndpoint: `${issuer}/revoke`, clientId: 'platform-client', scopes: ['contacts'] }];
+      const put = await call('PUT', `/apps/public/${appUuid}`, maker.headers, { ...view, oauthProviders });
+      expect(put.statusCode, put.body).toBe(200);
+
+      errorOf(await call('POST', `${base()}/oauth/nope/start`, buyer.headers), 404);
+      errorOf(await call('POST', `${base()}/oauth/crm/start`, buyerUser.headers), 403);
+      const started = (await call('POST', `${base()}/oauth/crm/start`, buyer.headers)).json().data;
+      const authorize = new URL(started.authorizeUrl);
+      expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ response_type: 'code', client_id: 'platform-client', state: started.state, code_challenge_method: 'S256', scope: 'contacts' });
+      expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(await t.platform.db.query('select 1 from app_oauth_flows where state_hash = $1', [started.state])).toHaveLength(0);
+
+      // The user's browser at the provider: it redirects back with the code.
+      const atProvider = await fetch(started.authorizeUrl, { redirect: 'manual' });
+      expect(atProvider.status).toBe(302);
+      const back = new URL(atProvider.headers.get('location')!);
+      expect(back.pathname).toBe('/api/v2/apps/oauth/callback');
+      const done = await call('GET', `/apps/oauth/callback${back.search}`, {});
+      expect(done.statusCode, done.body).toBe(200);
+      expect(done.json().data).toMatchObject({ provider: 'crm', appUuid });
+      errorOf(await call('GET', `/apps/oauth/callback${back.search}`, {}), 409);
+      errorOf(await call('GET', '/apps/oauth/callback?code=x&state=forged', {}), 409);
+
+      const connections = (await call('GET', `${base()}/connections`, buyerUser.headers)).json().data;
+      expect(connections).toEqual([expect.objectContaining({ connectionId: done.json().data.connectionId, provider: 'crm', status: 'CONNECTED', scope: expect.any(String) })]);
+      const [row] = await t.platform.db.query<{ tokens: string }>('select tokens from rm_app_connections where tenant = $1 and app_uuid = $2', [buyer.companyUuid, appUuid]);
+      const tokens = JSON.parse(makeSecretBox(Buffer.from(t.config.APPS_SECRETS_KEY!, 'base64')).open(row!.tokens, `${buyer.companyUuid}:${appUuid}:oauth:${done.json().data.connectionId}`));
+      expect(tokens.access_token).toEqual(expect.any(String));
+      errorOf(await call('GET', `${base()}/connections`, stranger.headers), 404);
+      errorOf(await call('DELETE', `${base()}/connections/crm`, stranger.headers), 404);
+      errorOf(await call('DELETE', `${base()}/connections/crm`, buyerUser.headers), 403);
+
+      expect((await call('DELETE', `${base()}/connections/crm`, buyer.headers)).json().data).toEqual({ revoked: 1, revokedAtProvider: 1 });
+      expect(revoked).toEqual(['POST']);
+      expect((await call('GET', `${base()}/connections`, buyerUser.headers)).json().data).toEqual([]);
+      expect(await t.platform.db.query('select 1 from rm_app_connections where tenant = $1', [buyer.companyUuid])).toHaveLength(0);
+      errorOf(await call('DELETE', `${base()}/connections/crm`, buyer.headers), 404);
+      // The tokens were never in clear in an answer, the log or the events.
+      expect(answers.join('\n')).not.toContain(tokens.access_token);
+      expect(t.logs.join('\n')).not.toContain(tokens.access_token);
+      expect(JSON.stringify(await t.platform.store.readStream(buyer.companyUuid, `installation-${appUuid}`))).not.toContain(tokens.access_token);
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('401 without a token on every OAuth route', async () => {
+    for (const [m, url] of [['POST', `${base()}/oauth/crm/start`], ['GET', `${base()}/connections`], ['DELETE', `${base()}/connections/crm`]] as const) errorOf(await call(m, url, {}), 401);
   });
 });
 
