@@ -40,6 +40,20 @@ async function applyApp(event: StoredEvent<AppEvent> & AppEvent, tx: Sql) {
     case 'AppReviewed':
       await advanceApp(tx, event, ', review_state = $6, feedback = $7, reviewer_notes = $8', [event.data.state, event.data.feedback, event.data.reviewerNotes]);
       return;
+    case 'AppCmsModulesReplaced': {
+      if (!(await advanceApp(tx, event))) return;
+      const app = appUuidOfStream(event.streamId);
+      for (const m of event.data.modules) {
+        await tx.query(
+          `insert into rm_app_cms_modules (app_uuid, name, definition, retired, updated_at) values ($1, $2, $3::jsonb, false, $4)
+           on conflict (app_uuid, name) do update set definition = excluded.definition, retired = false, updated_at = excluded.updated_at`,
+          [app, m.name, JSON.stringify(m), at],
+        );
+      }
+      // Retired, never deleted: pages that use a retired module keep their definition.
+      await tx.query('update rm_app_cms_modules set retired = true, updated_at = $3 where app_uuid = $1 and name = any($2::text[])', [app, event.data.retired, at]);
+      return;
+    }
   }
 }
 
@@ -135,7 +149,7 @@ const appTypes = new Set<string>(appEventTypes);
 /** `rm_apps` from the app- streams; the installation tables from the installation- streams. */
 export const appsProjection: Projection = {
   name: 'apps',
-  tables: ['rm_apps', 'rm_app_installations', 'rm_app_user_settings', 'rm_app_secrets', 'rm_app_connections'],
+  tables: ['rm_apps', 'rm_app_cms_modules', 'rm_app_installations', 'rm_app_user_settings', 'rm_app_secrets', 'rm_app_connections'],
   handles: [...appEventTypes, ...installationEventTypes],
   async apply(stored, tx) {
     if (appTypes.has(stored.type)) await applyApp(stored as StoredEvent<AppEvent> & AppEvent, tx);

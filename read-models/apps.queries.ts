@@ -115,3 +115,8 @@ export async function appBarOf(sql: Sql, tenant: string, appBarUuid: string): Pr
   const bar = app?.app_bars.find((b) => b.uuid === appBarUuid);
   return app && bar ? { app, bar } : null;
 }
+
+/** An app's CMS module catalog, retired modules included (spec 4.12), by name. */
+export async function cmsModulesOf(sql: Sql, appUuid: string): Promise<{ name: string; definition: unknown; retired: boolean; updated_at: number }[]> {
+  return sql.query('select name, definition, retired, updated_at from rm_app_cms_modules where app_uuid = $1 order by retired, name', [appUuid]);
+}

@@ -1,4 +1,5 @@
-import { DomainError, notFound } from '../kernel/errors.js';
+import { DomainError, invalid, notFound } from '../kernel/errors.js';
+import type { ModuleSettings } from '../module/module.schemas.js';
 import type { Decider } from '../kernel/decider.js';
 import { sameJson } from '../kernel/same-json.js';
 import type { AppEvent, AppProfile, ReviewOutcome, ReviewState } from './app.events.js';
@@ -8,7 +9,8 @@ export type AppCommand =
   | { type: 'CreateApp'; appUuid: string; visibility: 'PUBLIC' | 'PRIVATE'; label: string; description: string }
   | { type: 'UpdateApp'; profile: AppProfile }
   | { type: 'SubmitApp'; note: string }
-  | { type: 'ReviewApp'; outcome: ReviewOutcome; feedback: string; reviewerNotes: string; reviewerUuid: string | null };
+  | { type: 'ReviewApp'; outcome: ReviewOutcome; feedback: string; reviewerNotes: string; reviewerUuid: string | null }
+  | { type: 'ReplaceCmsModules'; modules: ModuleSettings[] };
 
 export interface AppState {
   exists: boolean;
@@ -16,6 +18,8 @@ export interface AppState {
   visibility: 'PUBLIC' | 'PRIVATE';
   review: ReviewState;
   profile: AppProfile | null;
+  /** The live CMS module catalog (retired modules are not in it). */
+  cmsModules: ModuleSettings[];
 }
 
 /** Where each review outcome leads (docs/apps.md): only a SUBMITTED app is reviewed. */
@@ -31,7 +35,7 @@ function live(state: AppState) {
 }
 
 export const appDecider: Decider<AppState, AppCommand, AppEvent> = {
-  initialState: () => ({ exists: false, appUuid: '', visibility: 'PUBLIC', review: 'DRAFT', profile: null }),
+  initialState: () => ({ exists: false, appUuid: '', visibility: 'PUBLIC', review: 'DRAFT', profile: null, cmsModules: [] }),
   decide(command, state) {
     switch (command.type) {
       case 'CreateApp':
@@ -48,6 +52,14 @@ export const appDecider: Decider<AppState, AppCommand, AppEvent> = {
         if (state.visibility === 'PRIVATE') throw notAllowed('submitting a private app', state.review, 'Private apps are not reviewed: they are installed for their company only');
         if (!submittable.includes(state.review)) throw notAllowed('submitting', state.review, 'Submit a DRAFT app, or one whose review asked for changes');
         return [{ type: 'AppSubmitted', version: 1, data: { note: command.note } }];
+      case 'ReplaceCmsModules': {
+        live(state);
+        const names = command.modules.map((m) => m.name);
+        const twice = names.find((n, i) => names.indexOf(n) !== i);
+        if (twice) throw invalid('modules', `the module name ${twice} is used twice`, 'Give every module of the catalog a distinct name');
+        const retired = state.cmsModules.map((m) => m.name).filter((n) => !names.includes(n));
+        return sameJson(state.cmsModules, command.modules) ? [] : [{ type: 'AppCmsModulesReplaced', version: 1, data: { modules: command.modules, retired } }];
+      }
       case 'ReviewApp':
         live(state);
         if (state.review !== 'SUBMITTED') throw notAllowed('reviewing', state.review, 'Only a SUBMITTED app is reviewed; the creator submits it first');
@@ -58,7 +70,7 @@ export const appDecider: Decider<AppState, AppCommand, AppEvent> = {
     switch (event.type) {
       case 'AppCreated': {
         const d = event.data;
-        return { exists: true, appUuid: d.appUuid, visibility: d.visibility, review: initialReview(d.visibility), profile: initialProfile(d.label, d.description) };
+        return { exists: true, appUuid: d.appUuid, visibility: d.visibility, review: initialReview(d.visibility), profile: initialProfile(d.label, d.description), cmsModules: [] };
       }
       case 'AppUpdated':
         return { ...state, profile: event.data.profile };
@@ -66,6 +78,8 @@ export const appDecider: Decider<AppState, AppCommand, AppEvent> = {
         return { ...state, review: 'SUBMITTED' };
       case 'AppReviewed':
         return { ...state, review: event.data.state };
+      case 'AppCmsModulesReplaced':
+        return { ...state, cmsModules: event.data.modules };
     }
   },
 };

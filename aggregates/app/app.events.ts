@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { settingsSchemaSchema } from './app.settings-schema.js';
+import { moduleSettingsSchema } from '../module/module.schemas.js';
 
 const uuid = z.string().uuid();
 export const appVisibilities = ['PUBLIC', 'PRIVATE'] as const;
@@ -63,7 +64,14 @@ export const appReviewed = z.object({
   data: z.object({ outcome: z.enum(reviewOutcomes), state: z.enum(reviewStates), feedback: z.string(), reviewerNotes: z.string(), reviewerUuid: z.string().nullable() }),
 });
 
-export const appEventSchema = z.discriminatedUnion('type', [appCreated, appUpdated, appSubmitted, appReviewed]);
+/** The app's CMS module catalog replaced (spec 4.12): `modules` is the whole live catalog, `retired` the names it drops (kept, never deleted). */
+export const appCmsModulesReplaced = z.object({
+  type: z.literal('AppCmsModulesReplaced'),
+  version: z.literal(1),
+  data: z.object({ modules: z.array(moduleSettingsSchema), retired: z.array(z.string()) }),
+});
+
+export const appEventSchema = z.discriminatedUnion('type', [appCreated, appUpdated, appSubmitted, appReviewed, appCmsModulesReplaced]);
 export type AppEvent = z.infer<typeof appEventSchema>;
 export const appEventTypes = appEventSchema.options.map((o) => o.shape.type.value);
 

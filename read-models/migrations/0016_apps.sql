@@ -30,6 +30,15 @@ create table if not exists rm_apps (
 create unique index if not exists rm_apps_uuid on rm_apps (app_uuid);
 create index if not exists rm_apps_market on rm_apps (category, label) where visibility = 'PUBLIC' and review_state = 'APPROVED';
 
+create table if not exists rm_app_cms_modules (
+  app_uuid uuid not null,
+  name text not null,
+  definition jsonb not null,
+  retired boolean not null,
+  updated_at bigint not null,
+  primary key (app_uuid, name)
+);
+
 create table if not exists rm_app_installations (
   tenant text not null,
   app_uuid uuid not null,

@@ -23,6 +23,7 @@ import {
   withCredentials,
 } from './apps.schemas.js';
 import type { AppsService } from './apps.service.js';
+import { moduleFieldSchema } from '../../aggregates/module/module.schemas.js';
 
 const tags = ['apps'];
 const params = z.object({ uuid: z.uuid() });
@@ -31,6 +32,17 @@ const withCreds = z.object({ installation: installationSchema, credentials: cred
 const installBody = optionalBody(z.object({ settings: z.record(z.string().max(64), z.unknown()).default({}) }), () => ({ settings: {} }));
 const uninstallBody = optionalBody(z.object({ keepData: z.boolean().default(false), reason: z.string().max(2000).default('') }), () => ({ keepData: false, reason: '' }));
 const rotateBody = optionalBody(z.object({ graceMs: z.number().int().min(0).optional() }), () => ({}));
+const cmsModuleBody = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, 'lowercase letters, digits and -, from a letter'),
+  label: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).default(''),
+  fields: z.array(moduleFieldSchema).max(100).default([]),
+});
+const cmsModuleSchema = z.object({ name: z.string(), label: z.string(), description: z.string(), fields: z.array(z.unknown()), retired: z.boolean(), updatedAt: z.number().int() }).meta({ id: 'AppCmsModule' });
+const toCmsModule = (r: { name: string; definition: unknown; retired: boolean; updated_at: number }) => {
+  const d = r.definition as { label: string; description: string; fields: unknown[] };
+  return { name: r.name, label: d.label, description: d.description, fields: d.fields, retired: r.retired, updatedAt: Number(r.updated_at) };
+};
 const submitBody = optionalBody(z.object({ note: z.string().max(10_000).default('') }), () => ({ note: '' }));
 
 /** The marketplace, the creator view, review, install, uninstall and rotate (spec 4.17). */
@@ -109,6 +121,16 @@ export const appsRoutes = (deps: { db: Db; apps: AppsService }): FastifyPluginAs
         const installed = await apps.installed(actor.tenant, request.params.appUuid).then(() => true, () => false);
         return ok({ companyUuid: actor.tenant, name: company?.name ?? '', subdomain: company?.subdomain ?? '', userUuid: actor.userUuid, role: actor.role, installed });
       },
+    );
+
+    app.get('/:appUuid/cms-modules', { config: read, schema: { tags, description: 'The app\'s CMS module catalog, retired modules included.', params: appParams, response: { 200: envelope(z.array(cmsModuleSchema)) } } }, async (request) =>
+      ok((await apps.cmsModules(companyActor(request).tenant, request.params.appUuid)).map(toCmsModule)),
+    );
+
+    app.put(
+      '/:appUuid/cms-modules',
+      { config: write, schema: { tags, description: 'Replaces the catalog (the creator company): modules missing from the payload are retired, never deleted; pages that use them keep working.', params: appParams, body: z.object({ modules: z.array(cmsModuleBody).max(200) }), response: { 200: envelope(z.array(cmsModuleSchema)) } } },
+      async (request) => ok((await apps.replaceCmsModules(commandContext(request), request.params.appUuid, request.body.modules)).map(toCmsModule), 'replaced'),
     );
 
     app.post('/:uuid/install', { config: admin, schema: { tags, description: 'Installs an approved app with initial COMPANY settings; answers the credentials once.', params, body: installBody, response: { 201: envelope(withCreds) } } }, async (request, reply) => {

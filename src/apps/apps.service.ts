@@ -4,12 +4,13 @@ import { appStream, type AppProfile, type ReviewOutcome } from '../../aggregates
 import { installationDecider, type InstallationCommand } from '../../aggregates/app/installation.decider.js';
 import { installationStream } from '../../aggregates/app/installation.events.js';
 import { notFound } from '../../aggregates/kernel/errors.js';
-import { appByUuid, installationOf, listApps, type AppRow, type InstallationRow } from '../../read-models/apps.queries.js';
+import { appByUuid, cmsModulesOf, installationOf, listApps, type AppRow, type InstallationRow } from '../../read-models/apps.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { issueCredentials, type IssuedCredentials } from './credentials.js';
 import type { SecretBox } from './secret-box.js';
+import type { ModuleSettings } from '../../aggregates/module/module.schemas.js';
 
 /** A profile as PUT sends it: app bars may come without a uuid (a new bar). */
 export type ProfileInput = Omit<AppProfile, 'appBars'> & { appBars: (Omit<AppProfile['appBars'][number], 'uuid'> & { uuid?: string })[] };
@@ -109,6 +110,19 @@ export function makeAppsService(deps: { db: Db; store: EventStore; box: SecretBo
     },
 
     onInstallation,
+
+    /** The catalog with its retired modules: for every company that can see the app. */
+    async cmsModules(tenant: string, appUuid: string) {
+      await visibleApp(tenant, appUuid);
+      return cmsModulesOf(db, appUuid);
+    },
+
+    /** Replaces the catalog (creator only): modules missing from `modules` are retired, never deleted. */
+    async replaceCmsModules(ctx: CommandContext, appUuid: string, modules: ModuleSettings[]) {
+      await ownApp(ctx.tenant, appUuid);
+      await onApp(ctx, appUuid, { type: 'ReplaceCmsModules', modules });
+      return cmsModulesOf(db, appUuid);
+    },
   };
 }
 export type AppsService = ReturnType<typeof makeAppsService>;

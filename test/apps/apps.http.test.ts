@@ -191,3 +191,34 @@ describe('apps: install, uninstall, rotate', () => {
     for (const [m, url] of [['GET', `/apps/${uuid}`], ['GET', `/apps/public/${uuid}`], ['GET', `/apps/${uuid}/me`]] as const) errorOf(await call(m, url, buyerUser.headers), 404);
   });
 });
+
+describe('CMS module catalogs (4.12)', () => {
+  const mod = (name: string, label = name) => ({ name, label, fields: [{ name: 'title', type: 'text', required: true }] });
+
+  it('PUT replaces the catalog: modules missing from it are retired, never deleted, and come back when sent again', async () => {
+    const uuid = await approvedApp('Blocks', 'MARKETING', []);
+    const first = await call('PUT', `/apps/${uuid}/cms-modules`, maker.headers, { modules: [mod('hero'), mod('gallery')] });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data.map((m: { name: string; retired: boolean }) => [m.name, m.retired])).toEqual([['gallery', false], ['hero', false]]);
+
+    const second = (await call('PUT', `/apps/${uuid}/cms-modules`, maker.headers, { modules: [mod('gallery', 'Gallery 2'), mod('quote')] })).json().data;
+    expect(second.map((m: { name: string; retired: boolean; label: string }) => [m.name, m.retired, m.label])).toEqual([['gallery', false, 'Gallery 2'], ['quote', false, 'quote'], ['hero', true, 'hero']]);
+    const listed = (await call('GET', `/apps/${uuid}/cms-modules`, buyerUser.headers)).json().data;
+    expect(listed.find((m: { name: string }) => m.name === 'hero')).toMatchObject({ retired: true, fields: [{ name: 'title', type: 'text', required: true }] });
+
+    const back = (await call('PUT', `/apps/${uuid}/cms-modules`, maker.headers, { modules: [mod('hero'), mod('gallery', 'Gallery 2'), mod('quote')] })).json().data;
+    expect(back.every((m: { retired: boolean }) => !m.retired)).toBe(true);
+    const history = await t.platform.store.readStream(maker.companyUuid, `app-${uuid}`);
+    expect(history.filter((e) => e.type === 'AppCmsModulesReplaced').map((e) => (e.data as { retired: string[] }).retired)).toEqual([[], ['hero'], []]);
+
+    errorOf(await call('PUT', `/apps/${uuid}/cms-modules`, maker.headers, { modules: [mod('a'), mod('a')] }), 400);
+    errorOf(await call('PUT', `/apps/${uuid}/cms-modules`, maker.headers, { modules: [{ name: 'b', label: 'B', fields: [{ name: 'x', type: 'video' }] }] }), 400);
+    errorOf(await call('PUT', `/apps/${uuid}/cms-modules`, buyer.headers, { modules: [] }), 404);
+    errorOf(await call('PUT', `/apps/${uuid}/cms-modules`, buyerUser.headers, { modules: [] }), 403);
+    errorOf(await call('PUT', `/apps/${uuid}/cms-modules`, {}, { modules: [] }), 401);
+    errorOf(await call('GET', `/apps/${uuid}/cms-modules`, {}), 401);
+    const draft = (await call('POST', '/apps/public', maker.headers, { label: 'Draft blocks' })).json().data;
+    errorOf(await call('GET', `/apps/${draft.uuid}/cms-modules`, buyer.headers), 404);
+    expect((await call('GET', `/apps/${draft.uuid}/cms-modules`, maker.headers)).json().data).toEqual([]);
+  });
+});
