@@ -2,6 +2,8 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSecretBox } from '../../src/apps/secret-box.js';
+import { rebuildReadModels } from '../../src/projections/rebuild.js';
+import { projections } from '../../projections/index.js';
 import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { aRecord, anObjectWith } from '../records/records-fixtures.js';
@@ -333,6 +335,18 @@ describe('OAuth connections', () => {
 
   it('401 without a token on every OAuth route', async () => {
     for (const [m, url] of [['POST', `${base()}/oauth/crm/start`], ['GET', `${base()}/connections`], ['DELETE', `${base()}/connections/crm`]] as const) errorOf(await call(m, url, {}), 401);
+  });
+});
+
+describe('rebuild', () => {
+  it('replaying the log gives the same app and installation rows', async () => {
+    const tables = ['rm_apps', 'rm_app_cms_modules', 'rm_app_installations', 'rm_app_user_settings', 'rm_app_secrets', 'rm_app_connections'];
+    const rows = async () => Promise.all(tables.map((table) => t.platform.db.query(`select * from ${table} order by 1, 2, 3`)));
+    const live = await rows();
+    expect(live[2]!.length).toBeGreaterThan(0);
+    expect(live[4]!.length).toBeGreaterThan(0);
+    await rebuildReadModels(t.platform.db, t.platform.store, projections);
+    expect(await rows()).toEqual(live);
   });
 });
 
