@@ -18,6 +18,7 @@ import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
 import { cmsModulesProjection } from './cms-modules.projection.js';
 import { pageTranslationsProjection } from './page-translations.projection.js';
 import { viewsProjection } from './views.projection.js';
+import { appsProjection } from './apps.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -46,4 +47,6 @@ export const projections: readonly Projection[] = [
   pageTranslationsProjection,
   // Views (issue 21).
   viewsProjection,
+  // Apps (issue 19).
+  appsProjection,
 ];

@@ -35,6 +35,7 @@ import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
+import { registerApps } from './apps/apps.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +47,8 @@ export interface Platform {
   config: Config;
   db: Db;
   store: EventStore;
+  /** Where the log goes (default: stdout); tests capture it to check what is never logged. */
+  logStream?: { write(line: string): void };
 }
 
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
@@ -72,6 +75,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-sandbox-uuid"]'],
+      ...(base.logStream ? { stream: base.logStream } : {}),
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: false,
@@ -117,7 +121,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerPartners(app, { db, store, companies });
   await app.register(devRoutes({ db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db, store, recordExists: recordExistsIn(db) });
-  await registerWebhooks(app, { config, db, store });
+  const webhookRuntime = await registerWebhooks(app, { config, db, store });
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
@@ -125,5 +129,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
   await registerWebpages(app, { config, db, store });
+  await registerApps(app, { config, db, store, webhookRuntime });
   return app;
 }

@@ -14,7 +14,7 @@ export interface SendResult {
 const MAX_DRAIN = 64 * 1024;
 
 /** Connects to the pinned address whatever the name resolves to now: DNS rebinding cannot move it. */
-function pinnedLookup(target: SafeTarget): LookupFunction {
+export function pinnedLookup(target: SafeTarget): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);

@@ -13,6 +13,7 @@ import type { TestPayload, TestPayloads, TestWebhook } from './test-payloads.js'
 import { UrlRefused, type UrlGuard } from './url-safety.js';
 import { createWebhookBodySchema } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
+import { companyOwner, type OwnerOf } from './webhooks.routes.js';
 
 const tags = ['webhooks'];
 const read = { auth: { scopes: ['webhooks:read' as const] } };
@@ -48,9 +49,10 @@ const unsavedBodySchema = createWebhookBodySchema
  * webhook with an auto-resolved record, or for a given record and event type. The logic lives
  * in test-payloads.ts so the app webhook routes reuse it.
  */
-export const webhookTestRoutes = (deps: { db: Db; webhooks: WebhooksService; tests: TestPayloads; guard: UrlGuard; timeoutMs: number }): FastifyPluginAsyncZod =>
+export const webhookTestRoutes = (deps: { db: Db; webhooks: WebhooksService; tests: TestPayloads; guard: UrlGuard; timeoutMs: number; ownerOf?: OwnerOf }): FastifyPluginAsyncZod =>
   async (app) => {
     const { webhooks, tests } = deps;
+    const ownerOf = deps.ownerOf ?? companyOwner;
 
     async function answer(request: FastifyRequest, reply: FastifyReply, built: TestPayload, target: { url: string; secret: string } | null, deliver: boolean) {
       let delivery = null;
@@ -74,8 +76,9 @@ export const webhookTestRoutes = (deps: { db: Db; webhooks: WebhooksService; tes
     }
 
     const saved = async (request: FastifyRequest, uuid: string) => {
-      const tenant = companyActor(request).tenant;
-      const row = await webhooks.found({ tenant, appUuid: null }, uuid);
+      const owner = await ownerOf(request);
+      const tenant = owner.tenant;
+      const row = await webhooks.found(owner, uuid);
       const secret = await webhookSecret(deps.db, tenant, uuid);
       return { row, target: secret ? { url: row.url, secret } : null };
     };
@@ -85,6 +88,7 @@ export const webhookTestRoutes = (deps: { db: Db; webhooks: WebhooksService; tes
       { config: read, schema: { tags, description: 'Test payload from an unsaved webhook configuration; optional recordUuid.', querystring: deliverQuery, body: unsavedBodySchema, response: { 200: envelope(testResultSchema) } } },
       async (request, reply) => {
         const b = request.body;
+        await ownerOf(request);
         checkTopic(b.topic);
         const webhook: TestWebhook = {
           webhook_uuid: null,

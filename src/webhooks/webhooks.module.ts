@@ -9,8 +9,9 @@ import { deliveriesRoutes } from './deliveries.routes.js';
 import { makeDeliveriesService } from './deliveries.service.js';
 import { makeTestPayloads, type FindRecord } from './test-payloads.js';
 import { webhookTestRoutes } from './test.routes.js';
-import { webhooksRoutes } from './webhooks.routes.js';
-import { makeWebhooksService } from './webhooks.service.js';
+import { webhooksRoutes, type OwnerOf } from './webhooks.routes.js';
+import { makeWebhooksService, type WebhooksService } from './webhooks.service.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { makeDeliveryRules } from './delivery-rules.js';
 import { webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
 
@@ -30,6 +31,10 @@ export interface WebhookRuntime {
   start(): void;
   /** Stops both; in-flight requests are aborted and their rows handed back. */
   stop(): Promise<void>;
+  /** The webhook routes (CRUD, formats, topics, tests) for another owner: app webhooks register them under their prefix. */
+  routesFor(ownerOf: OwnerOf): FastifyPluginAsyncZod;
+  /** Creates a webhook for an owner (POST /webhooks/apps/{appUuid}). */
+  webhooks: WebhooksService;
 }
 
 /**
@@ -48,8 +53,15 @@ export async function registerWebhooks(
   let dispatcher: Dispatcher | undefined;
   let runner: ReactorRunner | undefined;
 
+  const webhooks = makeWebhooksService({ db, store, guard });
+  const tests = makeTestPayloads({ db, store, rules, findRecord: deps.findRecord ?? live.findRecord });
   const runtime: WebhookRuntime = {
     guard,
+    webhooks,
+    routesFor: (ownerOf) => async (scope) => {
+      await scope.register(webhooksRoutes({ db, webhooks, ownerOf }));
+      await scope.register(webhookTestRoutes({ db, webhooks, tests, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS, ownerOf }));
+    },
     rules,
     wake: () => dispatcher?.wake(),
     start() {
@@ -76,11 +88,9 @@ export async function registerWebhooks(
     },
   };
 
-  const webhooks = makeWebhooksService({ db, store, guard });
   const deliveries = makeDeliveriesService({ db, store, webhooks, rules, wake: runtime.wake, replayMax: config.WEBHOOK_REPLAY_MAX });
   await app.register(webhooksRoutes({ db, webhooks }), { prefix: '/api/v2/webhooks' });
   await app.register(deliveriesRoutes({ deliveries }), { prefix: '/api/v2/webhooks' });
-  const tests = makeTestPayloads({ db, store, rules, findRecord: deps.findRecord ?? live.findRecord });
   await app.register(webhookTestRoutes({ db, webhooks, tests, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), { prefix: '/api/v2/webhooks' });
 
   app.decorate('webhookRuntime', runtime);

@@ -15,26 +15,29 @@ const params = z.object({ uuid: z.uuid() });
 const read = { auth: { scopes: ['webhooks:read' as const] } };
 const write = { auth: { scopes: ['webhooks:write' as const] } };
 
-const companyOwner = (request: FastifyRequest): WebhookOwner => ({ tenant: companyActor(request).tenant, appUuid: null });
+/** Whose webhooks a request acts on: may throw (a 404 for an app the company has not installed). */
+export type OwnerOf = (request: FastifyRequest) => Promise<WebhookOwner>;
+export const companyOwner: OwnerOf = async (request) => ({ tenant: companyActor(request).tenant, appUuid: null });
 
-/** Spec 4.14: webhooks of the selected company. */
-export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): FastifyPluginAsyncZod =>
+/** Spec 4.14: webhooks of the selected company (or, with `ownerOf`, of an app installed in it: 4.17). */
+export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService; ownerOf?: OwnerOf }): FastifyPluginAsyncZod =>
   async (app) => {
     const { webhooks } = deps;
+    const ownerOf = deps.ownerOf ?? companyOwner;
 
     app.post(
       '/',
       { config: write, schema: { tags, description: 'Creates a webhook for the selected company. url, secret and topic are required; the secret is never returned.', body: createWebhookBodySchema, response: { 201: envelope(webhookSchema) } } },
       async (request, reply) => {
         reply.code(201);
-        return ok(await app.audit.one(companyActor(request).tenant, await webhooks.create(commandContext(request), companyOwner(request), request.body), toWebhook), 'created');
+        return ok(await app.audit.one(companyActor(request).tenant, await webhooks.create(commandContext(request), await ownerOf(request), request.body), toWebhook), 'created');
       },
     );
 
     /** One page of the company's webhooks, optionally those whose topic contains `topicContains`. */
     async function list(request: FastifyRequest, body: PaginationRequest, topicContains?: string) {
       const { limit, page: n, query } = body;
-      const { rows, total } = await webhooks.list(companyOwner(request), { topicContains, query, limit, offset: pageOffset(n, limit) });
+      const { rows, total } = await webhooks.list(await ownerOf(request), { topicContains, query, limit, offset: pageOffset(n, limit) });
       return page(await app.audit.all(companyActor(request).tenant, rows, toWebhook), total, n, limit);
     }
 
@@ -50,7 +53,10 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
       async (request) => list(request, request.body, request.params.topic),
     );
 
-    app.get('/formats', { config: read, schema: { tags, description: 'Supported payload formats.', response: { 200: envelope(z.array(formatSchema)) } } }, async () => ok(webhookFormatList));
+    app.get('/formats', { config: read, schema: { tags, description: 'Supported payload formats.', response: { 200: envelope(z.array(formatSchema)) } } }, async (request) => {
+      await ownerOf(request);
+      return ok(webhookFormatList);
+    });
 
     app.get(
       '/events',
@@ -62,7 +68,7 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
           response: { 200: envelope(z.object({ grammar: z.string(), recordActions: z.array(z.string()), namedTopics: z.array(z.string()) })) },
         },
       },
-      async () => ok({ grammar: TOPIC_GRAMMAR, recordActions: [...recordActions, 'all'], namedTopics: [...namedTopics] }),
+      async (request) => (await ownerOf(request), ok({ grammar: TOPIC_GRAMMAR, recordActions: [...recordActions, 'all'], namedTopics: [...namedTopics] })),
     );
 
     app.get(
@@ -77,23 +83,24 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService }): Fas
         },
       },
       async (request) => {
+        await ownerOf(request);
         const rows = await propertyTopics(deps.db, companyActor(request).tenant, request.query.objectName ?? null);
         return ok(rows.map((r) => ({ objectName: r.object_name, propertyName: r.property_name, topic: `record.${r.object_name}.property_changed.${r.property_name}` })));
       },
     );
 
     app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(webhookSchema) } } }, async (request) =>
-      ok(await app.audit.one(companyActor(request).tenant, await webhooks.found(companyOwner(request), request.params.uuid), toWebhook)),
+      ok(await app.audit.one(companyActor(request).tenant, await webhooks.found(await ownerOf(request), request.params.uuid), toWebhook)),
     );
 
     app.put(
       '/:uuid',
       { config: write, schema: { tags, description: 'Changes the given fields; a given secret replaces the old one.', params, body: updateWebhookBodySchema, response: { 200: envelope(webhookSchema) } } },
-      async (request) => ok(await app.audit.one(companyActor(request).tenant, await webhooks.update(commandContext(request), companyOwner(request), request.params.uuid, request.body), toWebhook), 'updated'),
+      async (request) => ok(await app.audit.one(companyActor(request).tenant, await webhooks.update(commandContext(request), await ownerOf(request), request.params.uuid, request.body), toWebhook), 'updated'),
     );
 
     app.delete('/:uuid', { config: write, schema: { tags, params, response: { 200: envelope(z.string()) } } }, async (request) => {
-      await webhooks.remove(commandContext(request), companyOwner(request), request.params.uuid);
+      await webhooks.remove(commandContext(request), await ownerOf(request), request.params.uuid);
       return ok('deleted', 'deleted');
     });
   };

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { EventStore } from '../event-store/port.js';
+import { appsRoutes } from './apps.routes.js';
+import { makeAppsService } from './apps.service.js';
+import { secretBoxFrom } from './secret-box.js';
+import { appBarsRoutes } from './app-bars.routes.js';
+import { makeAppBarsService } from './app-bars.service.js';
+import { runtimeRoutes } from './runtime.routes.js';
+import { makeRuntimeService } from './runtime.service.js';
+import type { WebhookRuntime } from '../webhooks/webhooks.module.js';
+import { oauthRoutes } from './oauth.routes.js';
+import { makeOAuthService } from './oauth.service.js';
+import { appWebhooksRoutes } from './app-webhooks.routes.js';
+
+/** Apps (issue 19): the marketplace, review, installs (docs/apps.md). */
+export async function registerApps(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; webhookRuntime: WebhookRuntime }) {
+  const { config, db, store } = deps;
+  const box = secretBoxFrom(config);
+  const apps = makeAppsService({ db, store, box, graceMs: config.APPS_ROTATION_GRACE_MS });
+  const { guard } = deps.webhookRuntime;
+  const runtime = makeRuntimeService({ db, apps, box, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  await app.register(appsRoutes({ db, apps }), { prefix: '/api/v2/apps' });
+  await app.register(runtimeRoutes({ runtime }), { prefix: '/api/v2/apps' });
+  const bars = makeAppBarsService({ db, runtime, ttlMs: config.APPS_IFRAME_TOKEN_TTL_MS });
+  await app.register(appBarsRoutes({ bars }), { prefix: '/api/v2/app-bars' });
+  const oauth = makeOAuthService({ db, apps, box, guard, appUrl: config.APP_URL, flowTtlMs: config.APPS_OAUTH_FLOW_TTL_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  await app.register(oauthRoutes({ oauth }), { prefix: '/api/v2/apps' });
+  await app.register(appWebhooksRoutes({ apps, webhookRuntime: deps.webhookRuntime }));
+  return { apps, runtime };
+}
