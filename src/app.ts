@@ -7,6 +7,7 @@ import type { EventStore } from './event-store/port.js';
 import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import { clientError } from './http/client-error.js';
 import { registerJsonBody } from './http/json-body.js';
+import { requestLogFields } from './http/log-redaction.js';
 import { registerStringGuard } from './http/string-guard.js';
 import { registerNotFound } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -75,6 +76,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-sandbox-uuid"]'],
+      serializers: { req: requestLogFields },
       ...(base.logStream ? { stream: base.logStream } : {}),
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
