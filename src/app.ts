@@ -33,6 +33,7 @@ import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
+import { registerConsole } from './console/console.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,5 +122,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerWebpages(app, { config, db, store });
+  await registerConsole(app);
   return app;
 }
