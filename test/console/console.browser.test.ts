@@ -12,12 +12,14 @@ import { buildConsole } from '../../scripts/build-console.mjs';
 import { launchBrowser, screenshot } from '../support/browser.js';
 import { root, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { newTestDatabaseUrl, onPostgres } from '../support/test-db.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 let server: ServerProcess;
 let browser: Browser;
 let page: Page;
 let dataDir = '';
 let api: PlatformClient;
+let rx: Receiver;
 const email = `console-${Date.now()}@example.test`;
 const password = 'correct horse battery staple';
 const companyName = `Console Co ${Date.now() % 100_000}`;
@@ -31,7 +33,8 @@ beforeAll(async () => {
     cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
     env = { DATA_DIR: dataDir };
   }
-  [server, browser] = await Promise.all([startServerProcess({ ...env, PASSWORD_SCRYPT_LOG_N: '10' }), launchBrowser()]);
+  const hooks = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '2000' };
+  [server, browser, rx] = await Promise.all([startServerProcess({ ...env, ...hooks, PASSWORD_SCRYPT_LOG_N: '10' }), launchBrowser(), startReceiver()]);
   api = createPlatformClient({ baseUrl: server.url });
   await api.post('/api/v2/auth/register', { body: { email, password, firstname: 'Con', lastname: 'Sole' } });
   await api.login(email, password);
@@ -50,6 +53,7 @@ afterEach(async (ctx) => {
 
 afterAll(async () => {
   await browser?.close();
+  await rx?.close();
   server?.child.kill('SIGTERM');
   await server?.exited;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -148,5 +152,41 @@ describe('the web console in Chromium', () => {
     expect(await textOf('[data-testid="chain-summary"]')).toMatch(new RegExp(`^1 events with requestId ${editRequestId}`));
     const rows = await page.$$eval('[data-testid="event-row"]', (trs) => trs.map((tr) => tr.textContent ?? ''));
     expect(rows.some((r) => r.includes('RecordUpdated') && r.includes(`record-${uuid}@1`) && r.includes('(this request)'))).toBe(true);
+  });
+
+  it("shows a webhook's deliveries with their outcomes, redelivers one, and restores a webpage's revision", async () => {
+    // A site with the Page trait, a webhook on its records, a record, its page and one edit.
+    await api.post('/api/v2/cms/environments', { body: { key: 'production', label: 'Production' } });
+    await api.post('/api/v2/modules', { body: { name: 'hero', label: 'Hero', fields: [{ name: 'heading', type: 'text' }] } });
+    const job = await api.post('/api/v2/objects', { body: { name: 'job', label: 'Job' } });
+    await api.post('/api/v2/objects/{objectUuid}/properties', { params: { path: { objectUuid: job.uuid } }, body: { name: 'headline', label: 'Headline', type: 'string', format: 'text' } });
+    await api.post('/api/v2/traits/{objectUuid}/{traitName}', { params: { path: { objectUuid: job.uuid, traitName: 'Page' } }, body: { titleProperty: 'headline' } });
+    await api.post('/api/v2/webhooks', { body: { url: `${rx.url}/jobs`, secret: 'a secret of some length', topic: 'record.job.created', label: 'Jobs hook' } });
+    const record = await api.post('/api/v2/{objectName}/', { params: { path: { objectName: 'job' } }, body: { properties: { headline: 'Cook wanted' } } });
+    await api.post('/api/v2/webpages', { body: { recordUuid: record.uuid, environment: 'production' } });
+    await api.post('/api/v2/webpages/v2/pages/{recordUuid}/patch', { params: { path: { recordUuid: record.uuid } }, body: { locale: 'en', expectedRevision: 0, patches: [{ op: 'addModule', module: { module: 'hero', fields: { heading: 'Hi' } } }] } as never });
+
+    await page.locator('a::-p-text(Webhooks)').click();
+    await button('Jobs hook').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('table[aria-label="Deliveries"] tbody tr')].some((tr) => tr.textContent?.includes('succeeded')), { timeout: 20_000 }).catch(async () => {
+      // The delivery may land after the first load: open the webhook again.
+      await button('Jobs hook').click();
+      await page.waitForFunction(() => [...document.querySelectorAll('table[aria-label="Deliveries"] tbody tr')].some((tr) => tr.textContent?.includes('succeeded')));
+    });
+    expect(await page.$eval('figure.chart svg', (svg) => svg.getAttribute('aria-label'))).toMatch(/succeeded [1-9]/);
+    await button('Redeliver').click();
+    await text('Redelivery queued');
+
+    await page.locator('a::-p-text(Charts)').click();
+    const today = new Date().toISOString().slice(0, 10);
+    await page.waitForSelector(`svg[aria-label*="${today}"]`);
+    const perDay = await page.$eval(`svg[aria-label*="${today}"]`, (svg) => svg.getAttribute('aria-label') ?? '');
+    expect(Number(new RegExp(`${today} (\\d+)`).exec(perDay)?.[1])).toBeGreaterThan(10);
+
+    await page.goto(`${server.url}/console/#/pages/${record.uuid}?locale=en`);
+    await page.waitForFunction(() => document.querySelectorAll('ol[aria-label="Revisions"] > li').length === 2);
+    await button('Restore #0').click();
+    await page.waitForFunction(() => document.querySelectorAll('ol[aria-label="Revisions"] > li').length === 3);
+    expect(await textOf('ol[aria-label="Revisions"] > li')).toMatch(/#2 restored from #0/);
   });
 });
