@@ -15,7 +15,6 @@ type Media = `${string}/${string}`;
 export type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never }[keyof paths];
 type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Op<P extends keyof paths, M extends Method> = Extract<paths[P][M], Record<string | number, any>>;
 type Success<R> = R extends { data: infer D } ? D : never;
 /** The payload of a success envelope (`{message, data}` -> data); an answer of another shape as it is. */

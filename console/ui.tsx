@@ -49,7 +49,6 @@ export function useData<T>(load: () => Promise<T>, deps: unknown[]) {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   return { ...state, reload };

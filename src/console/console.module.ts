@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../http/error-body.js';
 
 /**
@@ -20,7 +20,7 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
 /** The web console at /console (docs/console.md): static files of dist/console, public like any page; the API calls it makes carry the token. */
 export async function registerConsole(app: FastifyInstance, dir = consoleDir()) {
   if (!existsSync(join(dir, 'index.html'))) {
-    app.get('/console/*', { schema: { hide: true } }, async (request, reply) => {
+    const notBuilt = async (request: FastifyRequest, reply: FastifyReply) => {
       reply.code(503);
       return errorBody({
         message: 'The web console is not built',
@@ -28,7 +28,8 @@ export async function registerConsole(app: FastifyInstance, dir = consoleDir()) 
         requestId: request.id,
         details: [{ field: 'console', message: 'dist/console/index.html is missing', type: 'GENERAL', correctionSuggestion: 'Run npm run build (npm ci runs it too)' }],
       });
-    });
+    };
+    for (const url of ['/console', '/console/*']) app.get(url, { schema: { hide: true } }, notBuilt);
     return;
   }
   await app.register(fastifyStatic, {

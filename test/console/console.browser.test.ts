@@ -73,10 +73,13 @@ describe('the web console in Chromium', () => {
     expect(await textOf('h1')).toBe('Sign in');
   });
 
-  it('shows the API message and requestId of a failed sign-in', async () => {
-    await field('email').fill(email);
-    await field('password').fill('wrong password!');
-    await button('Sign in').click();
+  it('shows the API message and requestId of a failed sign-in, typed from the keyboard alone', async () => {
+    await page.focus('[name="email"]');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    await page.keyboard.type('wrong password!');
+    await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid="error"]');
     const requestId = await textOf('[data-testid="error-request-id"]');
     expect(requestId).toMatch(/^[\w.:@-]{8,}$/);
