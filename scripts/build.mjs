@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -31,6 +32,8 @@ await build({
 // src/db/migrate.ts reads the migrations relative to itself: dist/read-models/migrations.
 cpSync(join(root, 'read-models/migrations'), join(out, 'read-models/migrations'), { recursive: true });
 process.stdout.write(`built ${entryPoints.length} files into dist/ in ${Date.now() - started} ms\n`);
+const consoleBytes = await buildConsole(root);
+process.stdout.write(`built the web console into dist/console (${Math.round(consoleBytes / 1024)} kB with its source map)\n`);
 
 // A migrated PGlite folder that a first start copies (src/platform.ts): creating one is most of
 // a first start's time. PLATFORM_BUILD_NO_SEED=1 skips it.

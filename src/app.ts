@@ -37,6 +37,7 @@ import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
 import { registerApps } from './apps/apps.module.js';
+import { registerConsole } from './console/console.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,5 +133,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerMetrics(app, { config, db, store });
   await registerWebpages(app, { config, db, store });
   await registerApps(app, { config, db, store, webhookRuntime });
+  await registerConsole(app);
   return app;
 }
