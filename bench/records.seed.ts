@@ -10,10 +10,13 @@ import { openPlatform } from '../src/platform.js';
 import { makeRecordsService } from '../src/records/records.service.js';
 import type { CommandContext } from '../src/commands/command-handler.js';
 import { benchRecord, benchProperties, syllableWord } from './records.data.js';
+import { compareProperties, compareRecord } from './compare.data.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const SMALL = Number(process.env.BENCH_SMALL_TENANTS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_SEED_CONCURRENCY ?? 16);
+// BENCH_DATA=compare: the ten-property object of bench:compare; BENCH_NO_VACUUM=1 leaves the statistics to the server.
+const [properties, recordOf] = process.env.BENCH_DATA === 'compare' ? [compareProperties, compareRecord] : [benchProperties, benchRecord];
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', PASSWORD_SCRYPT_LOG_N: '10' });
 const platform = await openPlatform(config);
@@ -32,7 +35,7 @@ async function tenant(label: string) {
   const company = await call('POST', '/api/v2/companies', reg.token, { name: `Bench ${label}`, subdomain: `bench-${randomUUID().slice(0, 8)}` });
   await call('POST', `/api/v2/auth/companies/${company.uuid}/select`, reg.token);
   const object = await call('POST', '/api/v2/objects', reg.token, { name: 'deal', label: 'Deal' });
-  for (const p of benchProperties) await call('POST', `/api/v2/objects/${object.uuid}/properties`, reg.token, p);
+  for (const p of properties) await call('POST', `/api/v2/objects/${object.uuid}/properties`, reg.token, p);
   return { token: reg.token as string, userUuid: reg.user.uuid as string, tenant: company.uuid as string };
 }
 
@@ -47,7 +50,7 @@ async function seed(t: { userUuid: string; tenant: string }, count: number, conc
         const i = next++;
         if (i >= count) return;
         const ctx: CommandContext = { tenant: t.tenant, userUuid: t.userUuid, requestId: `seed-${i}`, now: Date.now() };
-        const done = await records.create(ctx, 'deal', { properties: benchRecord(i) });
+        const done = await records.create(ctx, 'deal', { properties: recordOf(i) });
         if (sample && i % Math.max(1, Math.floor(count / 20_000)) === 0) sample.push(done.uuid);
         if (i > 0 && i % 100_000 === 0) process.stderr.write(`  seeded ${i.toLocaleString('en-US')} (${Math.round(i / ((Date.now() - started) / 1000))}/s)\n`);
       }
@@ -60,8 +63,10 @@ const main = await tenant('main');
 const sample: string[] = [];
 const importRate = await seed(main, N, CONCURRENCY, sample);
 for (let s = 0; s < SMALL; s++) await seed(await tenant(`small${s}`), 1000, Math.min(CONCURRENCY, 4));
-await platform.db.query('vacuum analyze records');
-await platform.db.query('vacuum analyze record_values');
+if (!process.env.BENCH_NO_VACUUM) {
+  await platform.db.query('vacuum analyze records');
+  await platform.db.query('vacuum analyze record_values');
+}
 await app.close();
 await platform.close();
 process.stdout.write(`${JSON.stringify({ token: main.token, tenant: main.tenant, sample, importRate, word: syllableWord(7) })}\n`);

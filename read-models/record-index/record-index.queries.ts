@@ -5,6 +5,7 @@ import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js
 import { RANK, setSort } from '../../aggregates/record-filter/match-set.js';
 import { archivedClause, direction, sqlBuilder, textQuery, type RelationPath } from './record-index.sql.js';
 import { pageOffset } from '../../aggregates/kernel/paging.js';
+import { fieldKeys, forgetFieldKeys, keysCheck, requestPropertyNames } from './field-keys.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
 export interface IndexTarget {
@@ -55,7 +56,17 @@ const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && re
  */
 export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: { members?: number } = {}): Promise<IndexResult> {
   if (isPlain(req)) return plainPage(sql, target, req);
-  const b = sqlBuilder([target.tenant, target.objectUuid], target.relations);
+  const names = requestPropertyNames(req);
+  const keys = await fieldKeys(sql, target.tenant, target.objectUuid, names);
+  const result = await filteredPage(sql, target, req, opts, keys);
+  if (result) return result;
+  // A key was stale (a rebuild made new ones): read them again.
+  forgetFieldKeys(target.tenant, target.objectUuid);
+  return (await filteredPage(sql, target, req, opts, await fieldKeys(sql, target.tenant, target.objectUuid, names)))!;
+}
+
+async function filteredPage(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: { members?: number }, fids: ReadonlyMap<string, number>): Promise<IndexResult | null> {
+  const b = sqlBuilder([target.tenant, target.objectUuid], target.relations, fids);
   const where = ['r.tenant = $1', 'r.object_uuid = $2::uuid', archivedClause('r', req.archived), ...b.filter('r', req.filter, '$2')];
   const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: direction(s) }));
   let rank = 'null';
@@ -74,16 +85,18 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   const members = raw.length > 0 ? b.arg(opts.members, '::int') : null;
   // Not prepared: a generic plan cannot see the pattern or the value a trigram / jsonb index needs.
   // The object's change count and the snapshot, as of the matches: what the result cache keys by.
-  const [row] = await sql.query<{ total: number; uuids: string[]; version: string; snapshot: string; members: unknown[][] | null }>(
+  const [row] = await sql.query<{ total: number; uuids: string[]; version: string; snapshot: string; members: unknown[][] | null; keys_ok: boolean }>(
     `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}${raw.map((c, i) => `, ${c} as s${i}`).join('')}
                                from records r where ${where.join(' and ')})
      select (select count(*) from m)::int8 as total,
             array(select m.uuid from m order by ${order} limit ${limit} offset ${offset})::text[] as uuids,
             ${objectChangesSql('$1', '$2::uuid')} as version,
             pg_current_snapshot()::text as snapshot,
+            ${keysCheck(fids)} as keys_ok,
             ${members ? `case when (select count(*) from m) <= ${members} then (select coalesce(json_agg(json_build_array(${raw.map((_, i) => `m.s${i}`).join(', ')}) order by ${order}), '[]') from m) end` : 'null'} as members`,
     b.params,
   );
+  if (row && !row.keys_ok) return null;
   return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [], version: row?.version ?? '0', snapshot: row?.snapshot, members: row?.members ?? undefined };
 }
 

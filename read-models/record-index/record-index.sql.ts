@@ -18,7 +18,7 @@ export interface RelationPath {
  * no client text reaches the SQL. Each predicate is NULL-safe, so NOT is the exact complement the
  * in-memory evaluator uses.
  */
-export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Record<string, RelationPath>> = {}) {
+export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Record<string, RelationPath>> = {}, keys: ReadonlyMap<string, number> = new Map()) {
   const params = [...initial];
 
   function arg(value: unknown, cast = ''): string {
@@ -114,7 +114,15 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
 
   /** The pivot key of a property of the object `objectParam` (an init plan: resolved once per query). */
   function fid(objectParam: string, name: string) {
+    // The request's own object ($2): its key as a literal when known (field-keys.ts).
+    const known = objectParam === '$2' ? keys.get(name) : undefined;
+    if (known !== undefined) return String(Math.trunc(known));
     return `(select f.fid from record_fields f where f.tenant = $1 and f.object_uuid = ${objectParam}::uuid and f.name = ${lit(name)})`;
+  }
+
+  /** The gram key of a term: a literal when the pivot key is one (the planner then estimates it), else built at run time. */
+  function gramKey(fidSql: string, term: string) {
+    return /^\d+$/.test(fidSql) ? `${arg([`${fidSql}:${term}`], '::text[]')}` : `array[${fidSql}::text || ':' || ${arg(term, '::text')}]`;
   }
 
   /** `alias`'s row has a pivot atom of the property satisfying `cond` (over `v`): an index probe or scan of the pivot. */
@@ -134,6 +142,7 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
     const list = c.field.type === 'list';
     const numeric = c.field.type === 'number' || c.field.type === 'boolean';
     const pivotValue = (x: Scalar) => (numeric ? arg(typeof x === 'boolean' ? Number(x) : x, '::float8') : `left(${arg(x, '::text')}, 200) collate "C"`);
+    const pivotExact = (x: Scalar) => numeric || (typeof x === 'string' && x.length < 200);
     const exact = (x: Scalar) => `${alias}.vals @> ${arg(JSON.stringify({ [name]: list ? [x] : x }), '::jsonb')}`;
     switch (c.op) {
       case 'isnotnull':
@@ -145,18 +154,34 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
       case 'equals': {
         const x = c.value as Scalar;
         if (rowOnly) return exact(x);
-        return `(${pivot(alias, objectOf, name, `v.${numeric ? 'n' : 't'} = ${pivotValue(x)}`)} and ${exact(x)})`;
+        const probe = pivot(alias, objectOf, name, `v.${numeric ? 'n' : 't'} = ${pivotValue(x)}`);
+        // The pivot keeps 200 characters: a shorter value is decided there exactly (and a check
+        // on the row would only shrink the planner's estimate by a guess).
+        return pivotExact(x) ? probe : `(${probe} and ${exact(x)})`;
       }
       case 'in': {
         const xs = c.value as Scalar[];
         if (rowOnly) return `(${xs.map(exact).join(' or ')})`;
         const inPivot = numeric ? `v.n = any(${arg(xs.map(Number), '::float8[]')})` : `v.t = any(${arg(xs.map((x) => String(x).slice(0, 200)), '::text[]')}::text[] collate "C")`;
+        if (xs.every(pivotExact)) return pivot(alias, objectOf, name, inPivot);
         return `(${pivot(alias, objectOf, name, inPivot)} and (${xs.map(exact).join(' or ')}))`;
       }
       case 'contains':
       case 'startsWith':
-      case 'endsWith':
-        return pivot(alias, objectOf, name, `v.tf like ${arg(like(c.op, String(c.value)))}`);
+      case 'endsWith': {
+        const term = fold(String(c.value));
+        const op = c.op;
+        const check = () => `v.tf like ${arg(like(op, String(c.value)))}`;
+        // One or two characters: no trigram to look up; the term's own gram posting list (migration 0019) finds the candidates.
+        // The key holds the property's pivot key, so it needs no `v.fid =`; for contains a term of
+        // one or two characters is in the grams exactly when the text contains it (no recheck, and
+        // the planner's estimate is the key's own frequency).
+        if (isShortTerm(term)) {
+          const grams = `record_grams(v.fid, v.tf) @> ${gramKey(fid(objectOf(), name), term)}`;
+          return `${alias}.rid in (select v.rid from record_values v where ${grams}${c.op === 'contains' ? '' : ` and ${check()}`})`;
+        }
+        return pivot(alias, objectOf, name, check());
+      }
       case 'gt':
       case 'gte':
       case 'lt':
@@ -166,11 +191,14 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
         const low = c.op === 'gt' || c.op === 'gte' || c.op === 'between';
         const high = c.op === 'lt' || c.op === 'lte' || c.op === 'between';
         const col = numeric ? 'v.n' : 'v.t';
+        // Numbers, booleans, dates and date-times are whole in the pivot: its range is exact.
+        const whole = numeric || c.field.type === 'date' || c.field.type === 'datetime';
         // On text the pivot's prefix order bounds the full order (>= / <= prefixes); the value decides.
         const bounds = [
-          ...(low ? [`${col} ${numeric && c.op === 'gt' ? '>' : '>='} ${pivotValue(lo!)}`] : []),
-          ...(high ? [`${col} ${numeric && c.op === 'lt' ? '<' : '<='} ${pivotValue(hi!)}`] : []),
+          ...(low ? [`${col} ${whole && c.op === 'gt' ? '>' : '>='} ${pivotValue(lo!)}`] : []),
+          ...(high ? [`${col} ${whole && c.op === 'lt' ? '<' : '<='} ${pivotValue(hi!)}`] : []),
         ].join(' and ');
+        if (whole) return pivot(alias, objectOf, name, bounds);
         const e = typedValue(alias, c.field);
         const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
         const check = c.op === 'between' ? `(${compare(e, '>=', lo!, c.field)} and ${compare(e, '<=', hi!, c.field)})` : compare(e, op[c.op], lo!, c.field);
@@ -222,6 +250,12 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
 }
 
 export type SqlBuilder = ReturnType<typeof sqlBuilder>;
+
+/** A term of one or two characters (code points): what the gram index (migration 0019) answers. */
+export const isShortTerm = (term: string) => {
+  const n = [...term].length;
+  return n === 1 || n === 2;
+};
 
 /** A free-text query (websearch syntax) whose lexemes carry the object's key, as its rows' do (migration 0006). */
 export const textQuery = (object: string, query: string) => `scoped_tsquery(${object}::uuid, websearch_to_tsquery('simple', ${query}))`;

@@ -1,0 +1,222 @@
+/**
+ * `npm run bench:compare`: this project against a limit server (bench/limit.server.ts: Fastify and
+ * pg over one JSONB table, no history) on the same PostgreSQL (DATABASE_URL's server; a scratch
+ * database of its own, dropped after unless BENCH_KEEP=1). Both are seeded with the same BENCH_N
+ * records (default 100,000) of a ten-property object through their own write paths (the project's
+ * records service, the limit server's POST), then each operation runs interleaved, A B A B, for
+ * BENCH_ROUNDS rounds of BENCH_SECONDS seconds per side at BENCH_CONCURRENCY (16) clients. The
+ * list operations run with the project's result cache off (INDEX_CACHE_ENTRIES=0), then on.
+ * Prints requests/s, p99 and the ratio (project / limit). Not a test; figures of a loaded machine
+ * are only comparable as ratios of one run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Pool } from 'undici';
+import { createPostgresDb } from '../src/db/postgres.db.js';
+import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
+import { compareRecord } from './compare.data.js';
+import { syllableWord } from './records.data.js';
+
+const N = Number(process.env.BENCH_N ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const OPS = process.env.BENCH_OPS?.split(',');
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
+const url = databaseUrlFor(BASE_URL, DB);
+const LIMIT_PORT = 4100 + (process.pid % 50);
+const PORT = 4200 + (process.pid % 50);
+const say = (s: string) => process.stdout.write(`${s}\n`);
+
+function spawnNode(args: string[], env: Record<string, string>, capture: boolean): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'inherit'] });
+}
+
+async function waitFor(pool: Pool, path: string) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const res = await pool.request({ method: 'GET', path });
+      await res.body.dump();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`no answer on ${path}`);
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+interface Req {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: unknown;
+}
+
+const call = async (pool: Pool, req: Req, token?: string): Promise<{ status: number; json: () => Promise<any> }> => {
+  const res = await pool.request({
+    method: req.method,
+    path: req.path,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+  });
+  return { status: res.statusCode, json: () => res.body.json() };
+};
+
+interface Side {
+  pool: Pool;
+  token?: string;
+  latencies: number[];
+  errors: number;
+  seconds: number;
+}
+
+/** CONCURRENCY clients for SECONDS on one side. */
+async function drive(side: Side, next: (i: number) => Req) {
+  const started = Date.now();
+  const until = started + SECONDS * 1000;
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        const res = await call(side.pool, next(i++), side.token);
+        await (res as any).json().catch(() => undefined);
+        if (res.status >= 300) side.errors++;
+        side.latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  side.seconds += (Date.now() - started) / 1000;
+}
+
+interface Op {
+  label: string;
+  limit: (i: number) => Req;
+  project: (i: number) => Req;
+}
+
+const figures: string[][] = [];
+
+async function compare(op: Op, limit: Pool, project: Pool, token: string) {
+  const a: Side = { pool: limit, latencies: [], errors: 0, seconds: 0 };
+  const b: Side = { pool: project, token, latencies: [], errors: 0, seconds: 0 };
+  let offset = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const base = offset;
+    await drive(a, (i) => op.limit(base + i));
+    await drive(b, (i) => op.project(base + i));
+    offset += 1_000_000;
+  }
+  const stat = (s: Side) => {
+    s.latencies.sort((x, y) => x - y);
+    return { rps: s.latencies.length / s.seconds, p99: s.latencies[Math.floor(s.latencies.length * 0.99)] ?? 0 };
+  };
+  const x = stat(a);
+  const y = stat(b);
+  const row = [op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`];
+  figures.push(row);
+  say(`  ${row.join(' | ')}`);
+}
+
+const admin = createPostgresDb({ connectionString: adminUrl(BASE_URL), max: 1 });
+if (!process.env.BENCH_REUSE) {
+  await admin.query(`drop database if exists ${DB} with (force)`);
+  await admin.query(`create database ${DB}`);
+}
+const children: ChildProcess[] = [];
+try {
+  // The limit server, seeded through its POST.
+  const limitServer = spawnNode(['bench/limit.server.ts'], { LIMIT_DATABASE_URL: url, PORT: String(LIMIT_PORT) }, false);
+  children.push(limitServer);
+  const limit = new Pool(`http://127.0.0.1:${LIMIT_PORT}`, { connections: CONCURRENCY });
+  await waitFor(limit, '/records/00000000-0000-0000-0000-000000000000');
+  const limitIds: string[] = [];
+  let seedToken = '';
+  let projectSample: string[] = [];
+  if (!process.env.BENCH_REUSE) {
+    say(`seeding the limit server with ${N.toLocaleString('en-US')} records through its POST...`);
+    let t0 = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (;;) {
+          const i = next++;
+          if (i >= N) return;
+          const res = await call(limit, { method: 'POST', path: '/records', body: { data: compareRecord(i) } });
+          const row = await res.json();
+          if (i % Math.max(1, Math.floor(N / 20_000)) === 0) limitIds.push(row.id);
+        }
+      }),
+    );
+    say(`  ${Math.round(N / ((Date.now() - t0) / 1000))} records/s`);
+    // What autovacuum would do for the limit server (PostgreSQL here may run without it).
+    const direct = createPostgresDb({ connectionString: url, max: 1 });
+    await direct.query('vacuum analyze limit_records');
+    await direct.close();
+    say(`seeding the project with ${N.toLocaleString('en-US')} records through its records service...`);
+    t0 = Date.now();
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawnNode(['bench/records.seed.ts'], { DATABASE_URL: url, BENCH_N: String(N), BENCH_SMALL_TENANTS: '0', BENCH_DATA: 'compare', BENCH_NO_VACUUM: '1' }, true);
+      let text = '';
+      child.stdout!.on('data', (d) => (text += d));
+      child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`seed exited with ${code}`))));
+    });
+    const seeded = JSON.parse(out.trim().split('\n').pop()!);
+    seedToken = seeded.token;
+    projectSample = seeded.sample;
+    say(`  ${Math.round(N / ((Date.now() - t0) / 1000))} records/s`);
+  } else {
+    throw new Error('BENCH_REUSE is not supported yet');
+  }
+  const pickA = (i: number) => limitIds[(i * 7919) % limitIds.length]!;
+  const pickB = (i: number) => projectSample[(i * 7919) % projectSample.length]!;
+  const fragment = process.env.BENCH_FRAGMENT ?? 'ru';
+  const listA = (page: number): Req => ({ method: 'POST', path: '/records/index', body: { contains: fragment, status: 'active', sort: 'due', page, limit: 25 } });
+  const listB = (page: number): Req => ({
+    method: 'POST',
+    path: '/api/v2/deal/index',
+    body: { filters: [{ key: 'name', operator: 'contains', value: fragment }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], page, limit: 25 },
+  });
+  const word = (i: number) => syllableWord(11 + (i % 5));
+  const ops: Op[] = [
+    { label: 'get by uuid', limit: (i) => ({ method: 'GET', path: `/records/${pickA(i)}` }), project: (i) => ({ method: 'GET', path: `/api/v2/deal/${pickB(i)}` }) },
+    { label: `filtered list page 1 (name contains "${fragment}", status = active, due desc)`, limit: () => listA(0), project: () => listB(0) },
+    { label: 'same, page 200', limit: () => listA(199), project: () => listB(199) },
+    { label: 'free text (one word)', limit: (i) => ({ method: 'POST', path: '/records/index', body: { query: word(i), page: 0, limit: 25 } }), project: (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: word(i), limit: 25 } }) },
+    { label: 'create', limit: (i) => ({ method: 'POST', path: '/records', body: { data: compareRecord(N + 10_000_000 + i) } }), project: (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: compareRecord(N + 10_000_000 + i) } }) },
+    {
+      label: 'update (3 fields)',
+      limit: (i) => ({ method: 'PUT', path: `/records/${pickA(i)}`, body: { data: { status: i % 3 ? 'active' : 'won', amount: (i % 100_000) / 100, city: `City ${i % 50}` } } }),
+      project: (i) => ({ method: 'PUT', path: `/api/v2/deal/${pickB(i)}`, body: { properties: { status: i % 3 ? 'active' : 'won', amount: (i % 100_000) / 100, city: `City ${i % 50}` } } }),
+    },
+  ];
+  const wanted = (label: string) => !OPS || OPS.some((o) => label.toLowerCase().startsWith(o));
+  const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production' };
+  for (const cache of ['off', 'on'] as const) {
+    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...(cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : {}) }, false);
+    children.push(server);
+    const project = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONCURRENCY });
+    await waitFor(project, '/api/v2/health');
+    const a = await (await call(limit, listA(0))).json();
+    const b = await (await call(project, listB(0), seedToken)).json();
+    say(`\nresult cache ${cache}: the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
+    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors');
+    for (const op of ops) {
+      if (cache === 'on' && !/list|page|free text/.test(op.label)) continue;
+      if (wanted(op.label)) await compare({ ...op, label: `${op.label}${cache === 'on' ? ', result cache on' : ''}` }, limit, project, seedToken);
+    }
+    await project.close();
+    await stop(server);
+  }
+  await limit.close();
+} finally {
+  for (const c of children) await stop(c);
+  if (!process.env.BENCH_KEEP) await admin.query(`drop database if exists ${DB} with (force)`);
+  await admin.close();
+}
+say(`\n${N.toLocaleString('en-US')} records; ratios are of one interleaved run (A B A B) on one machine.`);
