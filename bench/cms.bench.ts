@@ -9,7 +9,8 @@
  * - public page reads (GET /webpages/public/{rootSlug}/{slug}), and a record GET beside it;
  * - reading revision 1 (and the last one) of the page with BENCH_REVISIONS revisions: the time
  *   of single requests, one at a time.
- * BENCH_ONLY=pglite|postgres runs one. Prints a table; not a test.
+ * BENCH_ONLY=pglite|postgres runs one; BENCH_NODE_ARGS adds node flags to the server (--cpu-prof).
+ * Prints a table; not a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,7 +66,9 @@ async function must(req: Req, token: string) {
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile it.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production', PASSWORD_SCRYPT_LOG_N: '12' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
