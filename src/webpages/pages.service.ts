@@ -192,11 +192,16 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
     },
 
     async patch(context: CommandContext, recordUuid: string, environment: string | undefined, body: { locale: string; patches: PagePatchInput[]; expectedRevision: number }): Promise<CmsPage> {
-      const row = await pageOf(context.tenant, recordUuid, environment, body.locale);
+      const { tenant } = context;
+      // Independent reads run side by side: the page with the module catalogue, then the append with
+      // what the answer adds to the document (the record's values and locales, which a patch does not change).
+      const [row, catalogue] = await Promise.all([pageOf(tenant, recordUuid, environment, body.locale), catalogueOf(tenant, context.userUuid)]);
       const freshIds = Array.from({ length: idsNeeded(body.patches) }, () => randomUUID());
-      const catalogue = await catalogueOf(context.tenant, context.userUuid);
-      const handled = await run(context.tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row);
-      return dto(viewOfState(handled.state), context.tenant);
+      const [handled, extras] = await Promise.all([
+        run(tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row),
+        pageExtras(db, tenant, row.record_uuid, row.environment),
+      ]);
+      return toCmsPage(viewOfState(handled.state), seconds(Date.now()), extras.vals ?? {}, extras.locales);
     },
 
     pageOf,
