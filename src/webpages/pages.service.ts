@@ -5,7 +5,7 @@ import { pageStream, type StoredProtection } from '../../aggregates/page/page.ev
 import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { SLUG, type PagePatchInput } from '../../aggregates/page/page.patch.js';
 import { defaultEnvironment, environmentByKey, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
-import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
+import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, pageOfRecordWithExtras, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
 import { getRecord } from '../../read-models/records.queries.js';
 import { traitOf } from '../../read-models/traits.queries.js';
 import type { PageConfig } from '../../aggregates/trait/trait.schemas.js';
@@ -193,15 +193,13 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
 
     async patch(context: CommandContext, recordUuid: string, environment: string | undefined, body: { locale: string; patches: PagePatchInput[]; expectedRevision: number }): Promise<CmsPage> {
       const { tenant } = context;
-      // Independent reads run side by side: the page with the module catalogue, then the append with
-      // what the answer adds to the document (the record's values and locales, which a patch does not change).
-      const [row, catalogue] = await Promise.all([pageOf(tenant, recordUuid, environment, body.locale), catalogueOf(tenant, context.userUuid)]);
+      // Two reads side by side: the page (with what its answer adds: the record's values and the
+      // record's locales, which a patch does not change) and the module catalogue; then the append.
+      const [row, catalogue] = await Promise.all([pageOfRecordWithExtras(db, tenant, recordUuid, environment ?? null, body.locale), catalogueOf(tenant, context.userUuid)]);
+      if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${environment ?? '(default)'} and locale ${body.locale}`);
       const freshIds = Array.from({ length: idsNeeded(body.patches) }, () => randomUUID());
-      const [handled, extras] = await Promise.all([
-        run(tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row),
-        pageExtras(db, tenant, row.record_uuid, row.environment),
-      ]);
-      return toCmsPage(viewOfState(handled.state), seconds(Date.now()), extras.vals ?? {}, extras.locales);
+      const handled = await run(tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row);
+      return toCmsPage(viewOfState(handled.state), seconds(Date.now()), row.vals ?? {}, row.locales ?? []);
     },
 
     pageOf,
