@@ -15,11 +15,21 @@ const { createHash } = require('node:crypto');
 let hash = null;
 parentPort.on('message', (m) => {
   if (m.t === 'start') hash = createHash('sha256');
-  else if (m.t === 'data') { hash.update(new Uint8Array(m.b, 0, m.n)); parentPort.postMessage({ t: 'ack', n: m.n }); }
+  else if (m.t === 'data') { hash.update(new Uint8Array(m.b, 0, m.n)); parentPort.postMessage({ t: 'ack', n: m.n, b: m.b }, [m.b]); }
   else if (m.t === 'end') { const d = hash.digest('hex'); hash = null; parentPort.postMessage({ t: 'digest', d }); }
 });`;
 
-type Message = { t: 'ack'; n: number } | { t: 'digest'; d: string };
+type Message = { t: 'ack'; n: number; b: ArrayBuffer } | { t: 'digest'; d: string };
+
+/**
+ * Batch buffers the worker handed back, for the next batches: fresh memory for every MiB would
+ * cost a page fault per 4 KiB, more than the copy itself.
+ */
+const spare: Buffer[] = [];
+const takeBatch = () => spare.pop() ?? Buffer.allocUnsafeSlow(BATCH);
+/** At most this many spares are kept (the memory of one upload's backlog and a bit). */
+const SPARES = MAX_BEHIND / BATCH + 2;
+const giveBack = (b: ArrayBuffer) => void (spare.length < SPARES && spare.push(Buffer.from(b)));
 
 interface PooledWorker {
   worker: Worker;
@@ -55,7 +65,7 @@ function acquire(): PooledWorker | null {
  * uploads that find every worker busy, are hashed on the main thread: same digest, no messages.
  */
 export class OffThreadHash {
-  private batch = Buffer.allocUnsafeSlow(BATCH);
+  private batch = takeBatch();
   private used = 0;
   private pooled: PooledWorker | null = null;
   private inline: ReturnType<typeof createHash> | null = null;
@@ -100,10 +110,11 @@ export class OffThreadHash {
     p.onMessage = (m) => {
       if (m.t === 'ack') {
         this.behind -= m.n;
+        giveBack(m.b);
         if (this.behind <= MAX_BEHIND) for (const go of this.waiting.splice(0)) go();
       } else {
         this.release();
-        this.digestWaiter?.resolve(m.d);
+        this.digestWaiter?.resolve(this.finish(m.d));
       }
     };
     p.onError = (err) => {
@@ -124,10 +135,10 @@ export class OffThreadHash {
       this.used = 0;
       return;
     }
-    const buffer = this.batch.buffer;
+    const buffer = this.batch.buffer as ArrayBuffer;
     this.pooled!.worker.postMessage({ t: 'data', b: buffer, n: this.used }, [buffer]);
     this.behind += this.used;
-    this.batch = Buffer.allocUnsafeSlow(BATCH);
+    this.batch = takeBatch();
     this.used = 0;
   }
 
@@ -135,9 +146,9 @@ export class OffThreadHash {
   async digest(): Promise<string> {
     if (this.failed) throw this.failed;
     this.done = true;
-    if (!this.pooled && !this.inline) return createHash('sha256').update(this.batch.subarray(0, this.used)).digest('hex');
+    if (!this.pooled && !this.inline) return this.finish(createHash('sha256').update(this.batch.subarray(0, this.used)).digest('hex'));
     this.flush();
-    if (this.inline) return this.inline.digest('hex');
+    if (this.inline) return this.finish(this.inline.digest('hex'));
     return new Promise((resolve, reject) => {
       this.digestWaiter = { resolve, reject };
       this.pooled!.worker.postMessage({ t: 'end' });
@@ -154,6 +165,13 @@ export class OffThreadHash {
       this.pooled.worker.postMessage({ t: 'end' });
     }
     this.waiting.splice(0).forEach((go) => go());
+  }
+
+  /** The batch buffer back to the spares once the hash is done with it. */
+  private finish(digest: string): string {
+    if (this.batch.length === BATCH && spare.length < SPARES) spare.push(this.batch);
+    this.batch = Buffer.alloc(0);
+    return digest;
   }
 
   private release(): void {
