@@ -9,10 +9,11 @@
  * - public page reads (GET /webpages/public/{rootSlug}/{slug}), and a record GET beside it;
  * - reading revision 1 (and the last one) of the page with BENCH_REVISIONS revisions: the time
  *   of single requests, one at a time.
- * BENCH_ONLY=pglite|postgres runs one. Prints a table; not a test.
+ * BENCH_ONLY=pglite|postgres runs one; BENCH_NODE_ARGS adds node flags to the server (--cpu-prof).
+ * Prints a table; not a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +66,9 @@ async function must(req: Req, token: string) {
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile it.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production', PASSWORD_SCRYPT_LOG_N: '12' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -86,6 +89,29 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time per request (ms): the server process, and the PostgreSQL backends of the bench database. */
+  cpuServer: number;
+  cpuDb: number;
+}
+
+/** The processes whose CPU time a figure counts: the server, and (PostgreSQL) the bench database's backends. */
+let cpuPids: () => Promise<{ server: number[]; db: number[] }> = async () => ({ server: [], db: [] });
+/** utime + stime of the processes, in ms (Linux /proc; 0 elsewhere). A figure per request is robust to a loaded machine, unlike req/s. */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return ticks * 10;
+}
+async function cpuNow() {
+  const p = await cpuPids();
+  return { pids: p, server: cpuMs(p.server), db: cpuMs(p.db) };
 }
 
 /** CONCURRENCY clients for SECONDS after WARMUP; client k sends next(k) one request after another. */
@@ -94,6 +120,8 @@ async function measure(label: string, token: string, next: (client: number) => R
   const until = counted + SECONDS * 1000;
   const latencies: number[] = [];
   let errors = 0;
+  let cpuStart: Promise<Awaited<ReturnType<typeof cpuNow>>> | undefined;
+  const warm = setTimeout(() => (cpuStart = cpuNow()), WARMUP * 1000);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, k) => {
       while (Date.now() < until) {
@@ -105,18 +133,24 @@ async function measure(label: string, token: string, next: (client: number) => R
       }
     }),
   );
+  clearTimeout(warm);
+  const begin = await cpuStart;
+  // The same processes at both ends (a backend that left is counted up to its last reading).
+  const cpuServer = begin ? (cpuMs(begin.pids.server) - begin.server) / Math.max(1, latencies.length) : 0;
+  const cpuDb = begin ? (cpuMs(begin.pids.db) - begin.db) / Math.max(1, latencies.length) : 0;
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { label, rps: latencies.length / ((Date.now() - counted) / 1000), p50: q(0.5), p99: q(0.99), errors };
+  return { label, rps: latencies.length / ((Date.now() - counted) / 1000), p50: q(0.5), p99: q(0.99), errors, cpuServer, cpuDb };
 }
 
 /** An editor's batch: an SEO change and a module added; every 100th batch clears the modules (a page holds at most 500). */
 const editorBatch = (revision: number) =>
   revision % 100 === 99 ? [{ op: 'replaceModules', modules: [] }] : [{ op: 'setSeo', seo: { title: `t${revision}` } }, { op: 'addModule', index: 0, module: { module: 'text', fields: { n: revision } } }];
 
-async function bench(label: string, env: Record<string, string>) {
+async function bench(label: string, env: Record<string, string>, backends: () => Promise<number[]> = async () => []) {
   process.stdout.write(`\n${label}: setting up, ${REVISIONS.toLocaleString('en-US')} revisions on one page...\n`);
   const server = await startServer(env);
+  cpuPids = async () => ({ server: server.pid ? [server.pid] : [], db: await backends() });
   try {
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const subdomain = `bench-${suffix}`;
@@ -176,8 +210,8 @@ async function bench(label: string, env: Record<string, string>) {
     const first = await single(`${base}/1?locale=en`);
     const mid = await single(`${base}/${REVISIONS - 1}?locale=en`);
     const width = Math.max(...figures.map((f) => f.label.length));
-    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors\n`);
-    for (const f of figures) process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${f.errors}\n`);
+    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors  ${'CPU ms/req: server'.padStart(18)}  ${'db'.padStart(5)}\n`);
+    for (const f of figures) process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${String(f.errors).padStart(6)}  ${f.cpuServer.toFixed(2).padStart(18)}  ${f.cpuDb.toFixed(2).padStart(5)}\n`);
     process.stdout.write(`  read revision 1 of ${REVISIONS.toLocaleString('en-US')}: median ${first.median.toFixed(1)} ms, max ${first.max.toFixed(1)} ms (50 requests, one at a time, over HTTP)\n`);
     process.stdout.write(`  read revision ${(REVISIONS - 1).toLocaleString('en-US')}: median ${mid.median.toFixed(1)} ms, max ${mid.max.toFixed(1)} ms\n`);
     process.stdout.write(`  concurrency ${CONCURRENCY}, ${SECONDS} s per figure after ${WARMUP} s of warm-up\n`);
@@ -204,7 +238,8 @@ if (ONLY !== 'pglite') {
     await admin.query(`drop database if exists ${name}`);
     await admin.query(`create database ${name}`);
     try {
-      await bench('PostgreSQL', { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) });
+      const backends = async () => (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).map((r) => r.pid);
+      await bench('PostgreSQL', { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) }, backends);
     } finally {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.close();

@@ -19,6 +19,7 @@ import { cmsModulesProjection } from './cms-modules.projection.js';
 import { pageTranslationsProjection } from './page-translations.projection.js';
 import { viewsProjection } from './views.projection.js';
 import { appsProjection } from './apps.projection.js';
+import { webMenusProjection } from './web-menus.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -49,4 +50,5 @@ export const projections: readonly Projection[] = [
   viewsProjection,
   // Apps (issue 19).
   appsProjection,
+  webMenusProjection,
 ];

@@ -2,10 +2,10 @@ import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { applyBatch, type PageDocument } from '../aggregates/page/page.document.js';
 import { pageEventTypes, pageUuidOfStream, publicationEventTypes, type PageEvent, type PublicationEvent } from '../aggregates/page/page.events.js';
 import { evolvePublication, type Publication } from '../aggregates/page/page.publication.js';
+import { patchedWithAppend, SNAPSHOT_EVERY } from './pages.patched-with-append.js';
 import type { Projection, Sql } from './projection.js';
 
-/** Every this many document revisions the whole document is kept, so a revision read replays few batches. */
-export const SNAPSHOT_EVERY = 100;
+export { SNAPSHOT_EVERY };
 
 interface PageHead {
   document: PageDocument;
@@ -52,6 +52,8 @@ export const pagesProjection: Projection = {
   name: 'pages',
   tables: ['rm_pages', 'rm_page_revisions', 'rm_page_snapshots', 'rm_page_publications'],
   handles: pageEventTypes,
+  // PostgreSQL: a patch is written by its append statement (one round trip, the document not read back).
+  withAppend: [patchedWithAppend],
   async apply(stored, tx) {
     const event = stored as StoredEvent<PageEvent> & PageEvent;
     const { tenant, revision } = stored;

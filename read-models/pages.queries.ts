@@ -66,6 +66,20 @@ export async function pageOfRecordIn(sql: Sql, tenant: string, recordUuid: strin
   return row ?? null;
 }
 
+/** `pageOfRecordIn` with what the page's DTO adds (`pageExtras`), in one statement: the module editor's read. */
+export async function pageOfRecordWithExtras(sql: Sql, tenant: string, recordUuid: string, environment: string | null, locale: string): Promise<(PageRow & { vals: Record<string, unknown> | null; locales: string[] | null }) | null> {
+  const [row] = await sql.query<PageRow & { vals: Record<string, unknown> | null; locales: string[] | null }>(
+    `select ${columnsOf('p.')},
+            (select r.vals from records r where r.tenant = p.tenant and r.uuid = p.record_uuid and r.is_primary) as vals,
+            (select array_agg(o.locale order by o.locale) from rm_pages o where o.tenant = p.tenant and o.record_uuid = p.record_uuid and o.environment = p.environment and not o.template) as locales
+       from rm_pages p where p.tenant = $1 and p.record_uuid = $2 and p.locale = $4 and not p.template
+        and p.environment = coalesce($3::text, (select key from rm_cms_environments where tenant = $1 and is_default))`,
+    [tenant, recordUuid, environment, locale],
+    'pages_of_record_with_extras',
+  );
+  return row ?? null;
+}
+
 /** What a page DTO adds to the page: the record's values and the locales of its pages in the environment. */
 export async function pageExtras(sql: Sql, tenant: string, recordUuid: string, environment: string): Promise<{ vals: Record<string, unknown> | null; locales: string[] }> {
   const [row] = await sql.query<{ vals: Record<string, unknown> | null; locales: string[] | null }>(

@@ -23,7 +23,8 @@ export async function registerFiles(app: FastifyInstance, deps: { config: Config
   const files = makeFilesService({ db, store, storage, records });
   await app.register(async (scope) => {
     // Multipart only here; a part past the file limit is cut, and the upload inspector refuses it.
-    await scope.register(multipart, { limits: multipartLimits(config), throwFileSizeLimit: false });
+    // 1 MiB buffers for the parser and each file part (the default 16 KiB pauses the upload at every socket read).
+    await scope.register(multipart, { limits: multipartLimits(config), throwFileSizeLimit: false, fileHwm: 1 << 20, highWaterMark: 1 << 20 });
     await scope.register(filesRoutes({ files, config }), { prefix: '/api/v2/files' });
     await scope.register(webpageUploadRoutes({ files, config, db }), { prefix: '/api/v2/webpages' });
   });

@@ -112,13 +112,19 @@ export function makeFilesService(deps: { db: Db; store: EventStore; storage: Obj
       try {
         await storage.put(key, inspector, 'application/octet-stream');
       } catch (err) {
+        inspector.abandon();
         throw refused ?? err;
       }
-      if (refused) {
+      let sha256: string;
+      try {
+        if (refused) throw refused;
+        sha256 = await inspector.digest();
+      } catch (err) {
+        inspector.abandon();
         await storage.delete(key);
-        throw refused;
+        throw err;
       }
-      return { fileUuid, key, name: sanitiseFileName(rawName), contentType: inspector.contentType ?? 'application/octet-stream', size: inspector.size, sha256: inspector.sha256, visibility: plan.visibility, pageUuid: plan.pageUuid };
+      return { fileUuid, key, name: sanitiseFileName(rawName), contentType: inspector.contentType ?? 'application/octet-stream', size: inspector.size, sha256, visibility: plan.visibility, pageUuid: plan.pageUuid };
     },
 
     /** Records a stored upload (FileUploaded); when the append fails the bytes are removed. */

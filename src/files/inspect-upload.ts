@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import { OffThreadHash } from './off-thread-hash.js';
 
 /** How many leading bytes the type is sniffed from (file-type's own need is 4100). */
 const HEAD = 4100;
@@ -51,12 +51,12 @@ export const typeAccepted = (type: string, accepted: readonly string[]) =>
   accepted.length === 0 || accepted.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 
 /**
- * Sits between the upload and the store: counts bytes against the limit, hashes them (SHA-256),
- * holds back the head until the type is sniffed and checked, then passes everything through.
- * Whatever it refuses fails the stream, so the store keeps nothing.
+ * Sits between the upload and the store: counts bytes against the limit, hashes them (SHA-256, on
+ * a worker thread: off-thread-hash.ts), holds back the head until the type is sniffed and checked,
+ * then passes everything through. Whatever it refuses fails the stream, so the store keeps nothing.
  */
 export class UploadInspector extends Transform {
-  readonly hash = createHash('sha256');
+  private readonly hash = new OffThreadHash();
   size = 0;
   contentType: string | null = null;
   private held: Buffer[] = [];
@@ -64,11 +64,12 @@ export class UploadInspector extends Transform {
 
   constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[] }) {
     // Room for a few socket reads each way: at the default 16 KiB every chunk pauses the upload.
-    super({ writableHighWaterMark: 1 << 20, readableHighWaterMark: 1 << 20 });
+    super({ writableHighWaterMark: 4 << 20, readableHighWaterMark: 4 << 20 });
   }
 
-  get sha256() {
-    return this.hash.copy().digest('hex');
+  /** The SHA-256 (hex) of every byte that went through; once the stream has ended. */
+  digest(): Promise<string> {
+    return this.hash.digest();
   }
 
   private async release(cb: TransformCallback) {
@@ -84,10 +85,7 @@ export class UploadInspector extends Transform {
     }
   }
 
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
-    this.size += chunk.length;
-    if (this.size > this.o.maxBytes) return cb(new TooLargeError(this.o.scopeOfLimit, this.o.maxBytes));
-    this.hash.update(chunk);
+  private pass(chunk: Buffer, cb: TransformCallback) {
     if (this.contentType !== null) return cb(null, chunk);
     this.held.push(chunk);
     this.heldBytes += chunk.length;
@@ -95,8 +93,27 @@ export class UploadInspector extends Transform {
     else cb();
   }
 
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+    this.size += chunk.length;
+    if (this.size > this.o.maxBytes) return cb(new TooLargeError(this.o.scopeOfLimit, this.o.maxBytes));
+    // The hash worker more than a few MiB behind: wait for it, so memory stays bounded.
+    if (this.hash.update(chunk)) this.pass(chunk, cb);
+    else void this.hash.drained().then(() => this.pass(chunk, cb));
+  }
+
   override _flush(cb: TransformCallback) {
     if (this.contentType !== null) return cb();
     void this.release(cb);
+  }
+
+  /** Drops the hash of an upload that will not be kept (frees its worker). */
+  abandon(): void {
+    this.hash.dispose();
+  }
+
+  override _destroy(err: Error | null, cb: (error?: Error | null) => void) {
+    // A stream that ended well is destroyed too (autoDestroy): its digest is still to be asked for.
+    if (err || !this.writableFinished) this.hash.dispose();
+    cb(err);
   }
 }

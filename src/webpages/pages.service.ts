@@ -5,7 +5,7 @@ import { pageStream, type StoredProtection } from '../../aggregates/page/page.ev
 import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { SLUG, type PagePatchInput } from '../../aggregates/page/page.patch.js';
 import { defaultEnvironment, environmentByKey, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
-import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
+import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, pageOfRecordWithExtras, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
 import { getRecord } from '../../read-models/records.queries.js';
 import { traitOf } from '../../read-models/traits.queries.js';
 import type { PageConfig } from '../../aggregates/trait/trait.schemas.js';
@@ -192,11 +192,14 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
     },
 
     async patch(context: CommandContext, recordUuid: string, environment: string | undefined, body: { locale: string; patches: PagePatchInput[]; expectedRevision: number }): Promise<CmsPage> {
-      const row = await pageOf(context.tenant, recordUuid, environment, body.locale);
+      const { tenant } = context;
+      // Two reads side by side: the page (with what its answer adds: the record's values and the
+      // record's locales, which a patch does not change) and the module catalogue; then the append.
+      const [row, catalogue] = await Promise.all([pageOfRecordWithExtras(db, tenant, recordUuid, environment ?? null, body.locale), catalogueOf(tenant, context.userUuid)]);
+      if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${environment ?? '(default)'} and locale ${body.locale}`);
       const freshIds = Array.from({ length: idsNeeded(body.patches) }, () => randomUUID());
-      const catalogue = await catalogueOf(context.tenant, context.userUuid);
-      const handled = await run(context.tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row);
-      return dto(viewOfState(handled.state), context.tenant);
+      const handled = await run(tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row);
+      return toCmsPage(viewOfState(handled.state), seconds(Date.now()), row.vals ?? {}, row.locales ?? []);
     },
 
     pageOf,

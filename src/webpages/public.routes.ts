@@ -1,17 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DomainError, invalid, notFound } from '../../aggregates/kernel/errors.js';
+import { invalid, notFound } from '../../aggregates/kernel/errors.js';
 import { liveAt } from '../../aggregates/page/page.publication.js';
-import { memberOf } from '../../read-models/memberships.queries.js';
 import { documentAt, liveSlugs, publicationAtTime, publicPageBySlug, revisionAtTime, type PageRow } from '../../read-models/pages.queries.js';
-import { makePasswordHasher } from '../auth/passwords.js';
-import { loadSessionActor } from '../auth/sessions.js';
-import { hashToken } from '../auth/tokens.js';
 import type { Db } from '../db/db.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { pageOffset } from '../http/pagination.js';
 import { errorResponses } from '../schema/http-common.js';
 import { cmsPageSchema, localeSchema, toCmsPage } from './pages.schemas.js';
+import { makeAdmission } from './public-access.js';
 import { seconds, viewOfRow } from './pages.service.js';
 
 const SLUG = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/).max(200);
@@ -25,8 +22,6 @@ const query = z.object({
 
 const unavailable = () => notFound('Published webpage', 'requested');
 
-const refused = (message: string, suggestion: string) => new DomainError('UNAUTHENTICATED', message, [{ message, type: 'GENERAL', correctionSuggestion: suggestion }]);
-
 /**
  * Public webpages (spec 4.4, 5.2): no login, every input hostile, rate limited by the global
  * limiter. A page answers only while published; a draft, a page before its publishAt or after its
@@ -36,23 +31,7 @@ const refused = (message: string, suggestion: string) => new DomainError('UNAUTH
 export const publicPagesRoutes = (deps: { db: Db; passwordLogN: number }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
-    const hasher = makePasswordHasher({ logN: deps.passwordLogN });
-
-    async function admitted(row: PageRow, headers: Record<string, string | string[] | undefined>) {
-      const p = row.protection;
-      if (p.type === 'none') return;
-      if (p.type === 'password') {
-        const given = headers['x-page-password'];
-        if (typeof given !== 'string' || given.length === 0 || given.length > 200 || !(await hasher.verify(given, p.passwordHash))) {
-          throw refused('This page needs its password', 'Send the page password in the X-Page-Password header');
-        }
-        return;
-      }
-      const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(String(headers.authorization ?? '').trim());
-      const session = match ? await loadSessionActor(db, hashToken(match[1]!), Date.now(), true) : null;
-      const member = session ? await memberOf(db, row.tenant, session.user_uuid) : null;
-      if (!member) throw refused('This page is for signed-in members of the company', 'Log in as a member of the company and send Authorization: Bearer <token>');
-    }
+    const admitted = makeAdmission(deps);
 
     const slugItem = z.object({ uuid: z.string(), environment: z.string(), rootSlug: z.string(), locale: z.string(), slug: z.string(), title: z.string().nullable(), protected: z.boolean() }).meta({ id: 'SlugMapItem' });
     app.get(

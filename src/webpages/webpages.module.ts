@@ -10,7 +10,10 @@ import { startPageScheduler, type PageScheduler } from './page-scheduler.js';
 import { makePageHistory } from './pages.history.js';
 import { pagesRoutes } from './pages.routes.js';
 import { makePagesService } from './pages.service.js';
+import { previewsRoutes } from './previews.routes.js';
+import { publicMenusRoutes } from './public-menus.routes.js';
 import { publicPagesRoutes } from './public.routes.js';
+import { makeWebMenus, webMenusRoutes } from './web-menus.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +36,9 @@ export async function registerWebpages(app: FastifyInstance, deps: { config: Con
   await app.register(translationsRoutes({ db, store, pages }), { prefix: '/api/v2' });
   await app.register(templatesRoutes({ db, pages, modules }), { prefix: '/api/v2' });
   await app.register(publicPagesRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
+  await app.register(webMenusRoutes({ db, menus: makeWebMenus({ db, store }) }), { prefix: '/api/v2' });
+  await app.register(publicMenusRoutes({ db }), { prefix: '/api/v2' });
+  await app.register(previewsRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
 
   let scheduler: PageScheduler | undefined;
   const runtime = {
