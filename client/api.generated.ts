@@ -562,6 +562,2366 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/app-bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description App bars of the installed apps at a location (RECORD, RECORD_LIST, DASHBOARD; all when absent).
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    location?: "RECORD" | "RECORD_LIST" | "DASHBOARD";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppBar"][];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/app-bars/{appBarUuid}/iframe-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A token for the iframe (256 random bits, valid APPS_IFRAME_TOKEN_TTL_MS, once).
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appBarUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        filter?: unknown;
+                        /** Format: uuid */
+                        recordUuid?: string;
+                        /** Format: uuid */
+                        viewUuid?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                expiresAt: number;
+                                token: string;
+                                url: string | null;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/app-bars/{appBarUuid}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Fires the app bar webhook at the app (signed) with settings values and record or view context.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appBarUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        filter?: unknown;
+                        /** Format: uuid */
+                        recordUuid?: string;
+                        /** @default {} */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: uuid */
+                        viewUuid?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                delivered: boolean;
+                                statusCode: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/app-bars/iframe-session/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Public: the embedded app validates its iframe token (query or field platform_iframe_token) once, within its lifetime, and receives safe context. */
+        post: {
+            parameters: {
+                query?: {
+                    platform_iframe_token?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        platform_iframe_token?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["IframeSessionContext"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/cms-modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The app's CMS module catalog, retired modules included.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCmsModule"][];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Replaces the catalog (the creator company): modules missing from the payload are retired, never deleted; pages that use them keep working.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        modules: {
+                            /** @default  */
+                            description?: string;
+                            /** @default [] */
+                            fields?: {
+                                default?: unknown;
+                                label?: string;
+                                name: string;
+                                /** @description The allowed values of a select field */
+                                options?: string[];
+                                /** @default false */
+                                required?: boolean;
+                                /** @enum {string} */
+                                type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                            }[];
+                            label: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCmsModule"][];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description OAuth connections and their status (never tokens).
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                connectedAt: number;
+                                connectionId: string;
+                                expiresAt: number | null;
+                                provider: string;
+                                scope: string;
+                                /** @enum {string} */
+                                status: "CONNECTED" | "EXPIRED";
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/connections/{providerOrConnectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * @description Revokes the tokens (at the provider when it has a revocation endpoint) by connection id or provider name.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    providerOrConnectionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                revoked: number;
+                                revokedAtProvider: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/oauth/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The provider authorize URL, with state and a PKCE (S256) challenge; the flow is valid APPS_OAUTH_FLOW_TTL_MS, once.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    provider: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                authorizeUrl: string;
+                                expiresAt: number;
+                                state: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Secret names only, never values.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                name: string;
+                                updatedAt: number;
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * @description Sets a secret (sealed with AES-256-GCM); answers its name only.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        value: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                name: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** @description Auth: roles any company role; scopes apps:install. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description COMPANY settings and the caller's USER settings (never secrets).
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                company: {
+                                    [key: string]: unknown;
+                                };
+                                user: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Merges COMPANY-scoped settings; null removes a field.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/settings/{fieldName}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Fires an ACTION field at the app's webhookUrl (signed); saves nothing. Body: optional draft settings values.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    fieldName: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default {} */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                delivered: boolean;
+                                statusCode: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/settings/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * @description Merges the caller's USER-scoped settings.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Shallow merge: the keys sent replace theirs, the others stay.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/state/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: unknown;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Body {value}.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        value: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** @description Auth: roles any company role; scopes none. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The caller's company as the app sees it.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                companyUuid: string;
+                                installed: boolean;
+                                name: string;
+                                role: string;
+                                subdomain: string;
+                                userUuid: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/settings-schema/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Options of a SINGLE_SELECT / MULTI_SELECT field, loaded from its optionsUrl (signed, through the webhook address guard), with the draft settings schema when given.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        fieldName: string;
+                        /** @default {} */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        settingsSchema?: unknown[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                label: string;
+                                value: string;
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a webhook for the selected company. url, secret and topic are required; the secret is never returned.
+         *
+         *     Auth: roles any company role; scopes webhooks:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes webhooks:read.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Changes the given fields; a given secret replaces the old one.
+         *
+         *     Auth: roles any company role; scopes webhooks:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** @description Auth: roles any company role; scopes webhooks:write. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The topic grammar: record actions and named events.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                grammar: string;
+                                namedTopics: string[];
+                                recordActions: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Supported payload formats.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookFormat"][];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Webhooks of the selected company, oldest first; `query` searches name, label, url and topic.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/index/{topic}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Webhooks whose topic contains the substring {topic}.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    topic: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/property-topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Property names usable in 4-part property_changed topics, per object (spec 6.2).
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    objectName?: string;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                objectName: string;
+                                propertyName: string;
+                                topic: string;
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Test payload from an unsaved webhook configuration; optional recordUuid.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description true: also send the payload once to the URL, signed */
+                    deliver?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookTestRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookTestResult"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/test/{webhookUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Test payload of a saved webhook, with the newest record matching its topic and filter (or a simulated one).
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description true: also send the payload once to the URL, signed */
+                    deliver?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    webhookUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookTestResult"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/test/{webhookUuid}/{recordUuid}/{eventType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Test payload of a saved webhook for a given record and event type (created, updated, deleted, archived, restored, all), by the live delivery logic.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description true: also send the payload once to the URL, signed */
+                    deliver?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    eventType: string;
+                    recordUuid: string;
+                    webhookUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookTestResult"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["App"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{uuid}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Installs an approved app with initial COMPANY settings; answers the credentials once.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default {} */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                credentials: components["schemas"]["AppCredentials"];
+                                installation: components["schemas"]["AppInstallation"];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{uuid}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description New signing secret and client credentials; the old ones work for graceMs (at most APPS_ROTATION_GRACE_MS).
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        graceMs?: number;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                credentials: components["schemas"]["AppCredentials"];
+                                installation: components["schemas"]["AppInstallation"];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{uuid}/uninstall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description keepData false (the default) drops settings, state, secrets and connections.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default false */
+                        keepData?: boolean;
+                        /** @default  */
+                        reason?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppInstallation"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                key: string;
+                                label: string;
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Approved public apps and the company's private apps, by category then name.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppSummary"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/my/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Apps created by the selected company, in any review state.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppSummary"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Public: the provider redirects here with code and state; the code is exchanged (with the PKCE verifier) and the tokens stored sealed. */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    error?: string;
+                    error_description?: string;
+                    iss?: string;
+                    state?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                appUuid: string;
+                                connectionId: string;
+                                provider: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/private": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a private app, installed for the company at once.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        description?: string;
+                        label: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCreatorView"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a public app in DRAFT.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        description?: string;
+                        label: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCreatorView"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/public/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The creator view (the creating company only).
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCreatorView"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Replaces the creator object.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppCreatorBodyInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCreatorView"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/public/{uuid}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description SUPER_ADMIN only: APPROVE, REJECT or REQUEST_CHANGES a SUBMITTED app.
+         *
+         *     Auth: roles SUPER_ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        feedback: string;
+                        /** @enum {string} */
+                        outcome: "APPROVE" | "REJECT" | "REQUEST_CHANGES";
+                        /** @default  */
+                        reviewerNotes?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCreatorView"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/public/{uuid}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Auth: roles any company role; scopes apps:write. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        note?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCreatorView"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/auth/companies/{companyUuid}/select": {
         parameters: {
             query?: never;
@@ -1812,7 +4172,7 @@ export interface paths {
                         /** @enum {string} */
                         role: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
                         /** @default [] */
-                        scopes?: ("company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                         /** Format: uuid */
                         userUuid?: string;
                     };
@@ -1863,7 +4223,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         role?: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
-                        scopes?: ("company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -7520,7 +9880,7 @@ export interface paths {
                         description?: string;
                         name: string;
                         /** @default [] */
-                        scopes?: ("company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -7597,7 +9957,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         name?: string;
-                        scopes?: ("company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -8220,6 +10580,470 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Saves a view of an object's records: columns, filters, sort, page size, grouping; personal, or shared with the company or a team.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ViewCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["View"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/views/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["View"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** @description Auth: roles any company role; scopes none. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ViewUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["View"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * @description Soft-deletes the view; POST views/{uuid}/restore restores it.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/views/{uuid}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Restores a deleted view.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["View"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/views/index/{objectUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The object's views you may see (yours, the company's, your teams'), oldest first; `query` searches names; filter {key: 'deleted', operator: 'equals', value: true} lists the deleted ones.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    objectUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["View"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/webhooks": {
         parameters: {
             query?: never;
@@ -8554,6 +11378,55 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: components["schemas"]["WebhookReplayResult"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/apps/{appUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a webhook for an app installed in the selected company (same as POST /apps/{appUuid}/webhooks).
+         *
+         *     Auth: roles any company role; scopes webhooks:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"];
                             message: string;
                         };
                     };
@@ -8998,6 +11871,528 @@ export interface paths {
                             data: components["schemas"]["WebhookTestResult"];
                             message: string;
                         };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webmenus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a web menu in an environment. Items: a link (url), a page of the company (pageUuid), or a heading (neither), three levels at most.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebMenuCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebMenu"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webmenus/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description A web menu; a deleted one too (deletedAt set), so it can be restored.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebMenu"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * @description Changes a web menu (items replace the tree). A deleted menu is a 409: restore it first.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebMenuUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebMenu"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * @description Deletes a web menu (kept, restorable); public menus no longer list it.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webmenus/{uuid}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Restores a deleted web menu (spec 3); 409 when it is not deleted, or a live menu took its name meanwhile.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webmenus/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's web menus by environment and name. Filters: {key: 'environment', operator: 'equals', value: <key>}; {key: 'deleted', operator: 'equals', value: true} lists the deleted ones.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebMenu"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
             };
@@ -9823,6 +13218,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/webpages/public/getMenus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The company's web menus (not deleted), by environment and name. Page items carry the page's public path while it is live; items of pages that are not live are left out. */
+        get: {
+            parameters: {
+                query: {
+                    environment?: string;
+                    limit?: number;
+                    name?: string;
+                    page?: number;
+                    /** @description The company's subdomain (spec 2.10) */
+                    subdomain: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PublicWebMenu"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/webpages/public/getSlugs": {
         parameters: {
             query?: never;
@@ -9884,6 +13347,97 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webpages/public/previews/{pageUuid}/{componentUuid}/{layout}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Paginated previews of the pages a listing component (a module of a live page) shows; layout card, list or compact. Same 404 for a page that is not live, a missing component and another company. */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The company's subdomain (spec 2.10) */
+                    subdomain: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The id of a module on the page's document */
+                    componentUuid: string;
+                    layout: "card" | "list" | "compact";
+                    pageUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PagePreview"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -10776,6 +14330,596 @@ export interface components {
             /** @description The user's uuid */
             uuid: string;
         };
+        App: {
+            appBars: {
+                label: string;
+                location: string;
+                type: string;
+                url: string | null;
+                uuid: string;
+            }[];
+            category: string;
+            createdAt: number;
+            description: string;
+            details: string;
+            label: string;
+            pricing: {
+                /** @default 0 */
+                amount: number;
+                /** @default EUR */
+                currency: string;
+                /** @default  */
+                description: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            /** @enum {string} */
+            reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            settingsSchema: {
+                /** @default null */
+                default: (string | number | boolean | string[]) | null;
+                /** @default  */
+                description: string;
+                label: string;
+                name: string;
+                /** @default null */
+                options: {
+                    label: string;
+                    value: string;
+                }[] | null;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                optionsUrl: string | null;
+                /** @default false */
+                required: boolean;
+                /**
+                 * @default COMPANY
+                 * @enum {string}
+                 */
+                scope: "COMPANY" | "USER";
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "BOOLEAN" | "SINGLE_SELECT" | "MULTI_SELECT" | "SECRET" | "ACTION";
+            }[];
+            updatedAt: number;
+            uuid: string;
+            /** @enum {string} */
+            visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppBar: {
+            appLabel: string;
+            appUuid: string;
+            label: string;
+            location: string;
+            type: string;
+            url: string | null;
+            uuid: string;
+        };
+        AppBarInput: {
+            appLabel: string;
+            appUuid: string;
+            label: string;
+            location: string;
+            type: string;
+            url: string | null;
+            uuid: string;
+        };
+        AppCmsModule: {
+            description: string;
+            fields: unknown[];
+            label: string;
+            name: string;
+            retired: boolean;
+            updatedAt: number;
+        };
+        AppCmsModuleInput: {
+            description: string;
+            fields: unknown[];
+            label: string;
+            name: string;
+            retired: boolean;
+            updatedAt: number;
+        };
+        AppCreatorBody: {
+            /** @default [] */
+            appBars: {
+                label: string;
+                /** @enum {string} */
+                location: "RECORD" | "RECORD_LIST" | "DASHBOARD";
+                /** @enum {string} */
+                type: "IFRAME" | "BUTTON";
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                url: string | null;
+                /** Format: uuid */
+                uuid?: string;
+            }[];
+            /**
+             * @default OTHER
+             * @enum {string}
+             */
+            category: "ANALYTICS" | "AUTOMATION" | "COMMUNICATION" | "CRM" | "FINANCE" | "MARKETING" | "PRODUCTIVITY" | "OTHER";
+            /** @default  */
+            description: string;
+            /** @default  */
+            details: string;
+            label: string;
+            /** @default [] */
+            oauthProviders: {
+                /** Format: uri */
+                authorizationEndpoint: string;
+                clientId: string;
+                /** Format: uri */
+                issuer: string;
+                name: string;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                revocationEndpoint: string | null;
+                /** @default [] */
+                scopes: string[];
+                /** Format: uri */
+                tokenEndpoint: string;
+            }[];
+            /**
+             * @default {
+             *       "model": "FREE",
+             *       "amount": 0,
+             *       "currency": "EUR",
+             *       "description": ""
+             *     }
+             */
+            pricing: {
+                /** @default 0 */
+                amount: number;
+                /** @default EUR */
+                currency: string;
+                /** @default  */
+                description: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            /** @default [] */
+            settingsSchema: {
+                /** @default null */
+                default: (string | number | boolean | string[]) | null;
+                /** @default  */
+                description: string;
+                label: string;
+                name: string;
+                /** @default null */
+                options: {
+                    label: string;
+                    value: string;
+                }[] | null;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                optionsUrl: string | null;
+                /** @default false */
+                required: boolean;
+                /**
+                 * @default COMPANY
+                 * @enum {string}
+                 */
+                scope: "COMPANY" | "USER";
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "BOOLEAN" | "SINGLE_SELECT" | "MULTI_SELECT" | "SECRET" | "ACTION";
+            }[];
+            /**
+             * Format: uri
+             * @default null
+             */
+            webhookUrl: string | null;
+        };
+        AppCreatorBodyInput: {
+            /** @default [] */
+            appBars?: {
+                label: string;
+                /** @enum {string} */
+                location: "RECORD" | "RECORD_LIST" | "DASHBOARD";
+                /** @enum {string} */
+                type: "IFRAME" | "BUTTON";
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                url?: string | null;
+                /** Format: uuid */
+                uuid?: string;
+            }[];
+            /**
+             * @default OTHER
+             * @enum {string}
+             */
+            category?: "ANALYTICS" | "AUTOMATION" | "COMMUNICATION" | "CRM" | "FINANCE" | "MARKETING" | "PRODUCTIVITY" | "OTHER";
+            /** @default  */
+            description?: string;
+            /** @default  */
+            details?: string;
+            label: string;
+            /** @default [] */
+            oauthProviders?: {
+                /** Format: uri */
+                authorizationEndpoint: string;
+                clientId: string;
+                /** Format: uri */
+                issuer: string;
+                name: string;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                revocationEndpoint?: string | null;
+                /** @default [] */
+                scopes?: string[];
+                /** Format: uri */
+                tokenEndpoint: string;
+            }[];
+            /**
+             * @default {
+             *       "model": "FREE",
+             *       "amount": 0,
+             *       "currency": "EUR",
+             *       "description": ""
+             *     }
+             */
+            pricing?: {
+                /** @default 0 */
+                amount?: number;
+                /** @default EUR */
+                currency?: string;
+                /** @default  */
+                description?: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model?: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            /** @default [] */
+            settingsSchema?: {
+                /** @default null */
+                default?: (string | number | boolean | string[]) | null;
+                /** @default  */
+                description?: string;
+                label: string;
+                name: string;
+                /** @default null */
+                options?: {
+                    label: string;
+                    value: string;
+                }[] | null;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                optionsUrl?: string | null;
+                /** @default false */
+                required?: boolean;
+                /**
+                 * @default COMPANY
+                 * @enum {string}
+                 */
+                scope?: "COMPANY" | "USER";
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "BOOLEAN" | "SINGLE_SELECT" | "MULTI_SELECT" | "SECRET" | "ACTION";
+            }[];
+            /**
+             * Format: uri
+             * @default null
+             */
+            webhookUrl?: string | null;
+        };
+        AppCreatorView: {
+            appBars: {
+                label: string;
+                location: string;
+                type: string;
+                url: string | null;
+                uuid: string;
+            }[];
+            category: string;
+            createdAt: number;
+            description: string;
+            details: string;
+            feedback: string;
+            label: string;
+            oauthProviders: {
+                /** Format: uri */
+                authorizationEndpoint: string;
+                clientId: string;
+                /** Format: uri */
+                issuer: string;
+                name: string;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                revocationEndpoint: string | null;
+                /** @default [] */
+                scopes: string[];
+                /** Format: uri */
+                tokenEndpoint: string;
+            }[];
+            pricing: {
+                /** @default 0 */
+                amount: number;
+                /** @default EUR */
+                currency: string;
+                /** @default  */
+                description: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            reviewerNotes: string;
+            /** @enum {string} */
+            reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            revision: number;
+            settingsSchema: {
+                /** @default null */
+                default: (string | number | boolean | string[]) | null;
+                /** @default  */
+                description: string;
+                label: string;
+                name: string;
+                /** @default null */
+                options: {
+                    label: string;
+                    value: string;
+                }[] | null;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                optionsUrl: string | null;
+                /** @default false */
+                required: boolean;
+                /**
+                 * @default COMPANY
+                 * @enum {string}
+                 */
+                scope: "COMPANY" | "USER";
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "BOOLEAN" | "SINGLE_SELECT" | "MULTI_SELECT" | "SECRET" | "ACTION";
+            }[];
+            updatedAt: number;
+            uuid: string;
+            /** @enum {string} */
+            visibility: "PUBLIC" | "PRIVATE";
+            webhookUrl: string | null;
+        };
+        AppCreatorViewInput: {
+            appBars: {
+                label: string;
+                location: string;
+                type: string;
+                url: string | null;
+                uuid: string;
+            }[];
+            category: string;
+            createdAt: number;
+            description: string;
+            details: string;
+            feedback: string;
+            label: string;
+            oauthProviders: {
+                /** Format: uri */
+                authorizationEndpoint: string;
+                clientId: string;
+                /** Format: uri */
+                issuer: string;
+                name: string;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                revocationEndpoint?: string | null;
+                /** @default [] */
+                scopes?: string[];
+                /** Format: uri */
+                tokenEndpoint: string;
+            }[];
+            pricing: {
+                /** @default 0 */
+                amount?: number;
+                /** @default EUR */
+                currency?: string;
+                /** @default  */
+                description?: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model?: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            reviewerNotes: string;
+            /** @enum {string} */
+            reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            revision: number;
+            settingsSchema: {
+                /** @default null */
+                default?: (string | number | boolean | string[]) | null;
+                /** @default  */
+                description?: string;
+                label: string;
+                name: string;
+                /** @default null */
+                options?: {
+                    label: string;
+                    value: string;
+                }[] | null;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                optionsUrl?: string | null;
+                /** @default false */
+                required?: boolean;
+                /**
+                 * @default COMPANY
+                 * @enum {string}
+                 */
+                scope?: "COMPANY" | "USER";
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "BOOLEAN" | "SINGLE_SELECT" | "MULTI_SELECT" | "SECRET" | "ACTION";
+            }[];
+            updatedAt: number;
+            uuid: string;
+            /** @enum {string} */
+            visibility: "PUBLIC" | "PRIVATE";
+            webhookUrl: string | null;
+        };
+        /** @description Shown once: the platform keeps the signing secret sealed and the client secret hashed */
+        AppCredentials: {
+            clientId: string;
+            clientSecret: string;
+            signingSecret: string;
+        };
+        /** @description Shown once: the platform keeps the signing secret sealed and the client secret hashed */
+        AppCredentialsInput: {
+            clientId: string;
+            clientSecret: string;
+            signingSecret: string;
+        };
+        AppInput: {
+            appBars: {
+                label: string;
+                location: string;
+                type: string;
+                url: string | null;
+                uuid: string;
+            }[];
+            category: string;
+            createdAt: number;
+            description: string;
+            details: string;
+            label: string;
+            pricing: {
+                /** @default 0 */
+                amount?: number;
+                /** @default EUR */
+                currency?: string;
+                /** @default  */
+                description?: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model?: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            /** @enum {string} */
+            reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            settingsSchema: {
+                /** @default null */
+                default?: (string | number | boolean | string[]) | null;
+                /** @default  */
+                description?: string;
+                label: string;
+                name: string;
+                /** @default null */
+                options?: {
+                    label: string;
+                    value: string;
+                }[] | null;
+                /**
+                 * Format: uri
+                 * @default null
+                 */
+                optionsUrl?: string | null;
+                /** @default false */
+                required?: boolean;
+                /**
+                 * @default COMPANY
+                 * @enum {string}
+                 */
+                scope?: "COMPANY" | "USER";
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "BOOLEAN" | "SINGLE_SELECT" | "MULTI_SELECT" | "SECRET" | "ACTION";
+            }[];
+            updatedAt: number;
+            uuid: string;
+            /** @enum {string} */
+            visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppInstallation: {
+            appUuid: string;
+            clientId: string;
+            installed: boolean;
+            installedAt: number;
+            previousClientIdValidUntil: number | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            updatedAt: number;
+        };
+        AppInstallationInput: {
+            appUuid: string;
+            clientId: string;
+            installed: boolean;
+            installedAt: number;
+            previousClientIdValidUntil: number | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            updatedAt: number;
+        };
+        AppSummary: {
+            category: string;
+            description: string;
+            label: string;
+            pricing: {
+                /** @default 0 */
+                amount: number;
+                /** @default EUR */
+                currency: string;
+                /** @default  */
+                description: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            uuid: string;
+            /** @enum {string} */
+            visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppSummaryInput: {
+            category: string;
+            description: string;
+            label: string;
+            pricing: {
+                /** @default 0 */
+                amount?: number;
+                /** @default EUR */
+                currency?: string;
+                /** @default  */
+                description?: string;
+                /**
+                 * @default FREE
+                 * @enum {string}
+                 */
+                model?: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
+            };
+            uuid: string;
+            /** @enum {string} */
+            visibility: "PUBLIC" | "PRIVATE";
+        };
         AuditUser: {
             email: string;
             /** @description Per-user filter groups: none are kept yet, always {} */
@@ -11306,6 +15450,38 @@ export interface components {
             /** @description Option values of the stage property, in board order (default: the property's option order) */
             stages?: string[];
         };
+        IframeSessionContext: {
+            appBarUuid: string;
+            appUuid: string;
+            company: {
+                name: string;
+                uuid: string;
+            };
+            filter: unknown;
+            recordUuid: string | null;
+            user: {
+                firstname: string;
+                lastname: string;
+                uuid: string;
+            };
+            viewUuid: string | null;
+        };
+        IframeSessionContextInput: {
+            appBarUuid: string;
+            appUuid: string;
+            company: {
+                name: string;
+                uuid: string;
+            };
+            filter: unknown;
+            recordUuid: string | null;
+            user: {
+                firstname: string;
+                lastname: string;
+                uuid: string;
+            };
+            viewUuid: string | null;
+        };
         LoggedEvent: {
             causationId: string | null;
             correlationId: string;
@@ -11496,6 +15672,26 @@ export interface components {
             revision: number;
             updatedAt: number;
             updatedBy: components["schemas"]["ActorInput"] | null;
+            uuid: string;
+        };
+        PagePreview: {
+            excerpt?: string | null;
+            image?: string | null;
+            locale: string;
+            protected: boolean;
+            rootSlug: string;
+            slug: string;
+            title?: string | null;
+            uuid: string;
+        };
+        PagePreviewInput: {
+            excerpt?: string | null;
+            image?: string | null;
+            locale: string;
+            protected: boolean;
+            rootSlug: string;
+            slug: string;
+            title?: string | null;
             uuid: string;
         };
         PageTrait: {
@@ -11839,6 +16035,34 @@ export interface components {
             uuid: string;
             website?: string;
             youtubeUrl?: string;
+        };
+        PublicWebMenu: {
+            environment: string;
+            items: components["schemas"]["PublicWebMenuItem"][];
+            label: string;
+            name: string;
+            uuid: string;
+        };
+        PublicWebMenuInput: {
+            environment: string;
+            items: components["schemas"]["PublicWebMenuItemInput"][];
+            label: string;
+            name: string;
+            uuid: string;
+        };
+        PublicWebMenuItem: {
+            children: unknown[];
+            href: string | null;
+            label: string;
+            locale: string | null;
+            pageUuid: string | null;
+        };
+        PublicWebMenuItemInput: {
+            children: unknown[];
+            href: string | null;
+            label: string;
+            locale: string | null;
+            pageUuid: string | null;
         };
         Record: {
             createdAt: number;
@@ -12992,6 +17216,222 @@ export interface components {
             /** @description An email property that mirrors the user e-mail */
             emailProperty?: string;
         };
+        View: {
+            columns: {
+                key: string;
+                width: number | null;
+            }[];
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            filters: unknown[];
+            groupBy: string | null;
+            groups: unknown[];
+            index: number;
+            name: string;
+            objectName: string;
+            objectUuid: string;
+            ownerUuid: string | null;
+            pageSize: number;
+            revision: number;
+            /** @enum {string} */
+            sharing: "personal" | "company" | "team";
+            sort: {
+                direction: string;
+                key: string;
+            }[];
+            teamUuid: string | null;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            uuid: string;
+        };
+        ViewCreate: {
+            /** @description The visible columns in display order; default: every property of the object */
+            columns?: {
+                /** @description A property, a system field (uuid, createdAt, ...) or <relation>.<property> */
+                key: string;
+                /** @description Pixels (20 to 4000); null or left out: the default width */
+                width?: number | null;
+            }[];
+            /** @description The records' filters (spec 2.1), AND: checked as POST /{object}/index checks them */
+            filters?: components["schemas"]["RecordFilter"][];
+            /** @description A select property to group the records by; null: no grouping */
+            groupBy?: string | null;
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItem"][];
+            }[];
+            name: string;
+            /**
+             * Format: uuid
+             * @description The object whose records the view shows (fixed once created)
+             */
+            objectUuid: string;
+            /** @description Records per page, 1 to 100 (default 25) */
+            pageSize?: number;
+            /**
+             * @description personal (default): only you; company: every member; team: the members of teamUuid. Sharing needs views:share
+             * @enum {string}
+             */
+            sharing?: "personal" | "company" | "team";
+            sort?: {
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+                key: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description With sharing: team
+             */
+            teamUuid?: string | null;
+        };
+        ViewCreateInput: {
+            /** @description The visible columns in display order; default: every property of the object */
+            columns?: {
+                /** @description A property, a system field (uuid, createdAt, ...) or <relation>.<property> */
+                key: string;
+                /** @description Pixels (20 to 4000); null or left out: the default width */
+                width?: number | null;
+            }[];
+            /** @description The records' filters (spec 2.1), AND: checked as POST /{object}/index checks them */
+            filters?: components["schemas"]["RecordFilterInput"][];
+            /** @description A select property to group the records by; null: no grouping */
+            groupBy?: string | null;
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItemInput"][];
+            }[];
+            name: string;
+            /**
+             * Format: uuid
+             * @description The object whose records the view shows (fixed once created)
+             */
+            objectUuid: string;
+            /** @description Records per page, 1 to 100 (default 25) */
+            pageSize?: number;
+            /**
+             * @description personal (default): only you; company: every member; team: the members of teamUuid. Sharing needs views:share
+             * @enum {string}
+             */
+            sharing?: "personal" | "company" | "team";
+            sort?: {
+                /** @enum {string} */
+                direction?: "asc" | "desc";
+                key: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description With sharing: team
+             */
+            teamUuid?: string | null;
+        };
+        ViewInput: {
+            columns: {
+                key: string;
+                width: number | null;
+            }[];
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            filters: unknown[];
+            groupBy: string | null;
+            groups: unknown[];
+            index: number;
+            name: string;
+            objectName: string;
+            objectUuid: string;
+            ownerUuid: string | null;
+            pageSize: number;
+            revision: number;
+            /** @enum {string} */
+            sharing: "personal" | "company" | "team";
+            sort: {
+                direction: string;
+                key: string;
+            }[];
+            teamUuid: string | null;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            uuid: string;
+        };
+        ViewUpdate: {
+            /** @description The visible columns in display order; default: every property of the object */
+            columns?: {
+                /** @description A property, a system field (uuid, createdAt, ...) or <relation>.<property> */
+                key: string;
+                /** @description Pixels (20 to 4000); null or left out: the default width */
+                width?: number | null;
+            }[];
+            /** @description The records' filters (spec 2.1), AND: checked as POST /{object}/index checks them */
+            filters?: components["schemas"]["RecordFilter"][];
+            /** @description A select property to group the records by; null: no grouping */
+            groupBy?: string | null;
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItem"][];
+            }[];
+            name?: string;
+            /** @description Records per page, 1 to 100 (default 25) */
+            pageSize?: number;
+            /**
+             * @description personal (default): only you; company: every member; team: the members of teamUuid. Sharing needs views:share
+             * @enum {string}
+             */
+            sharing?: "personal" | "company" | "team";
+            sort?: {
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+                key: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description With sharing: team
+             */
+            teamUuid?: string | null;
+        };
+        ViewUpdateInput: {
+            /** @description The visible columns in display order; default: every property of the object */
+            columns?: {
+                /** @description A property, a system field (uuid, createdAt, ...) or <relation>.<property> */
+                key: string;
+                /** @description Pixels (20 to 4000); null or left out: the default width */
+                width?: number | null;
+            }[];
+            /** @description The records' filters (spec 2.1), AND: checked as POST /{object}/index checks them */
+            filters?: components["schemas"]["RecordFilterInput"][];
+            /** @description A select property to group the records by; null: no grouping */
+            groupBy?: string | null;
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItemInput"][];
+            }[];
+            name?: string;
+            /** @description Records per page, 1 to 100 (default 25) */
+            pageSize?: number;
+            /**
+             * @description personal (default): only you; company: every member; team: the members of teamUuid. Sharing needs views:share
+             * @enum {string}
+             */
+            sharing?: "personal" | "company" | "team";
+            sort?: {
+                /** @enum {string} */
+                direction?: "asc" | "desc";
+                key: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description With sharing: team
+             */
+            teamUuid?: string | null;
+        };
         Webhook: {
             appUuid: string | null;
             createdAt: number;
@@ -13475,6 +17915,122 @@ export interface components {
              * @enum {string}
              */
             webhookFormat?: "LEGACY" | "structured";
+        };
+        WebMenu: {
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            environment: string;
+            index: number;
+            items: {
+                [key: string]: unknown;
+            }[];
+            label: string;
+            name: string;
+            revision: number;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            uuid: string;
+        };
+        WebMenuCreate: {
+            /** @description Default: the default environment */
+            environment?: string;
+            /** @default [] */
+            items: components["schemas"]["WebMenuItem"][];
+            label?: string;
+            name: string;
+        };
+        WebMenuCreateInput: {
+            /** @description Default: the default environment */
+            environment?: string;
+            /** @default [] */
+            items?: components["schemas"]["WebMenuItemInput"][];
+            label?: string;
+            name: string;
+        };
+        WebMenuInput: {
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            environment: string;
+            index: number;
+            items: {
+                [key: string]: unknown;
+            }[];
+            label: string;
+            name: string;
+            revision: number;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            uuid: string;
+        };
+        WebMenuItem: {
+            children?: {
+                children?: {
+                    label: string;
+                    /**
+                     * Format: uuid
+                     * @description A page of the company: public menus link it while it is live, and leave it out otherwise
+                     */
+                    pageUuid?: string;
+                    url?: string;
+                }[];
+                label: string;
+                /**
+                 * Format: uuid
+                 * @description A page of the company: public menus link it while it is live, and leave it out otherwise
+                 */
+                pageUuid?: string;
+                url?: string;
+            }[];
+            label: string;
+            /**
+             * Format: uuid
+             * @description A page of the company: public menus link it while it is live, and leave it out otherwise
+             */
+            pageUuid?: string;
+            url?: string;
+        };
+        WebMenuItemInput: {
+            children?: {
+                children?: {
+                    label: string;
+                    /**
+                     * Format: uuid
+                     * @description A page of the company: public menus link it while it is live, and leave it out otherwise
+                     */
+                    pageUuid?: string;
+                    url?: string;
+                }[];
+                label: string;
+                /**
+                 * Format: uuid
+                 * @description A page of the company: public menus link it while it is live, and leave it out otherwise
+                 */
+                pageUuid?: string;
+                url?: string;
+            }[];
+            label: string;
+            /**
+             * Format: uuid
+             * @description A page of the company: public menus link it while it is live, and leave it out otherwise
+             */
+            pageUuid?: string;
+            url?: string;
+        };
+        WebMenuUpdate: {
+            environment?: string;
+            items?: components["schemas"]["WebMenuItem"][];
+            label?: string;
+            name?: string;
+        };
+        WebMenuUpdateInput: {
+            environment?: string;
+            items?: components["schemas"]["WebMenuItemInput"][];
+            label?: string;
+            name?: string;
         };
         WebpageCreate: {
             bodyJs?: string;
