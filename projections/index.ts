@@ -17,6 +17,7 @@ import { pagesProjection } from './pages.projection.js';
 import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
 import { cmsModulesProjection } from './cms-modules.projection.js';
 import { pageTranslationsProjection } from './page-translations.projection.js';
+import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -43,4 +44,7 @@ export const projections: readonly Projection[] = [
   cmsEnvironmentsProjection,
   cmsModulesProjection,
   pageTranslationsProjection,
+  // Forms (issue 18).
+  formsProjection,
+  formSubmissionsProjection,
 ];

@@ -33,6 +33,7 @@ import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
+import { registerForms } from './forms/forms.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,8 +119,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerWebhooks(app, { config, db, store });
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
-  await registerFiles(app, { config, db, store, records });
+  const { files } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerWebpages(app, { config, db, store });
+  await registerForms(app, { config, db, store, records, files });
   return app;
 }

@@ -19,6 +19,8 @@ export interface PendingAppend {
   expected: ExpectedRevision;
   inTransaction?: AppendOptions['inTransaction'];
   stateAfter?: unknown;
+  /** More streams committed with this one, all or none (`AppendOptions.together`). */
+  together?: readonly { streamId: string; events: NewEvent[]; payload: string; expected: ExpectedRevision }[];
   resolve(events: StoredEvent[]): void;
   reject(err: unknown): void;
 }
@@ -58,14 +60,27 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     return rows.map((row, i) => storedEvent(p.events[i]!, { ...row, tenant: p.tenant, stream_id: p.streamId }));
   }
 
-  const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.events.some((e) => handled.has(e.type));
+  const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.together !== undefined || p.events.some((e) => handled.has(e.type));
+
+  /** A multi-stream append: one statement for every stream, in the transaction; any failed check fails it all. */
+  async function appendTogether(tx: Sql, p: PendingAppend): Promise<StoredEvent[]> {
+    const parts: PendingAppend[] = [p, ...(p.together ?? []).map((t) => ({ ...t, tenant: p.tenant, resolve: () => {}, reject: () => {} }))];
+    const stored = await appendGroup(tx, parts);
+    const failed = parts.findIndex((_, i) => stored[i] === null);
+    if (failed >= 0) {
+      const part = parts[failed]!;
+      const [current] = await tx.query<{ revision: number }>('select revision from streams where tenant = $1 and stream_id = $2', [part.tenant, part.streamId]);
+      throw wrongRevision(part.streamId, part.expected, current?.revision ?? -1);
+    }
+    return stored.flatMap((out) => out ?? []);
+  }
 
   /** One append on its own: one statement, or one transaction with its projections and hook. */
   async function appendAlone(p: PendingAppend) {
     try {
       const stored = needsTx(p)
         ? await db.transaction(async (tx) => {
-            const out = await appendIn(tx, p);
+            const out = p.together ? await appendTogether(tx, p) : await appendIn(tx, p);
             await applyProjections(projections, out, tx);
             if (p.inTransaction) await p.inTransaction(tx, out);
             return out;
@@ -121,7 +136,12 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
   async function flush(group: PendingAppend[]) {
     const rest: PendingAppend[] = [];
     const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
+    const alone: PendingAppend[] = [];
     for (const p of group) {
+      if (p.together) {
+        alone.push(p);
+        continue;
+      }
       const taken = fusedWriteOf(fusers, p);
       if (!taken) {
         rest.push(p);
@@ -133,6 +153,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
       part.events.push(...taken.events);
     }
     await Promise.all([
+      ...alone.map(appendAlone),
       ...(rest.length > 0 ? [flushInTransaction(rest)] : []),
       ...[...parts].map(([k, part]) => flushFused(fusers[k]!, part.appends, part.events)),
     ]);
