@@ -62,9 +62,12 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
 
   const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.together !== undefined || p.events.some((e) => handled.has(e.type));
 
+  /** An append and the streams it takes with it (`together`), each as an append of its own. */
+  const partsOf = (p: PendingAppend): PendingAppend[] => [p, ...(p.together ?? []).map((t) => ({ ...t, tenant: p.tenant, resolve: () => {}, reject: () => {} }))];
+
   /** A multi-stream append: one statement for every stream, in the transaction; any failed check fails it all. */
   async function appendTogether(tx: Sql, p: PendingAppend): Promise<StoredEvent[]> {
-    const parts: PendingAppend[] = [p, ...(p.together ?? []).map((t) => ({ ...t, tenant: p.tenant, resolve: () => {}, reject: () => {} }))];
+    const parts = partsOf(p);
     const stored = await appendGroup(tx, parts);
     const failed = parts.findIndex((_, i) => stored[i] === null);
     if (failed >= 0) {
@@ -91,6 +94,25 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     } catch (err) {
       p.reject(err);
     }
+  }
+
+  /**
+   * `appendGroup` where appends take more streams with them (`together`): every stream of the
+   * group in one statement. A multi-stream append whose every check passed gets all its events
+   * (its own first); one with a failed check throws, so the transaction keeps none of them and
+   * each append of the group is retried alone (which gives it its own error).
+   */
+  async function appendGroupTogether(tx: Sql, group: readonly PendingAppend[]): Promise<(StoredEvent[] | null)[]> {
+    if (!group.some((p) => p.together)) return appendGroup(tx, group);
+    const parts = group.map(partsOf);
+    const stored = await appendGroup(tx, parts.flat());
+    let k = 0;
+    return parts.map((mine) => {
+      const out = stored.slice(k, (k += mine.length));
+      if (mine.length === 1) return out[0] ?? null;
+      if (out.some((o) => o === null)) throw new Error('a multi-stream append of the group failed its check');
+      return out.flatMap((o) => o!);
+    });
   }
 
   /** The appends of distinct streams in one statement; null for an append whose revision check failed. */
@@ -136,13 +158,8 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
   async function flush(group: PendingAppend[]) {
     const rest: PendingAppend[] = [];
     const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
-    const alone: PendingAppend[] = [];
     for (const p of group) {
-      if (p.together) {
-        alone.push(p);
-        continue;
-      }
-      const taken = fusedWriteOf(fusers, p);
+      const taken = p.together ? null : fusedWriteOf(fusers, p);
       if (!taken) {
         rest.push(p);
         continue;
@@ -153,7 +170,6 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
       part.events.push(...taken.events);
     }
     await Promise.all([
-      ...alone.map(appendAlone),
       ...(rest.length > 0 ? [flushInTransaction(rest)] : []),
       ...[...parts].map(([k, part]) => flushFused(fusers[k]!, part.appends, part.events)),
     ]);
@@ -175,7 +191,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     try {
       outcome = inTx
         ? await db.transaction(async (tx) => {
-            const stored = await appendGroup(tx, group);
+            const stored = await appendGroupTogether(tx, group);
             // The group's events in order (a run of creates is one statement), then each hook.
             await applyProjections(projections, stored.flatMap((out) => out ?? []), tx);
             for (const [i, p] of group.entries()) {

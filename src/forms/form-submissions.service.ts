@@ -1,19 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DomainError, notFound } from '../../aggregates/kernel/errors.js';
-import { checkAnswers, type Answers } from '../../aggregates/form/form.answers.js';
-import { formSubmissionStream, type InnerFormItem } from '../../aggregates/form/form.events.js';
+import { checkAnswers, type AnswerFacts, type Answers } from '../../aggregates/form/form.answers.js';
+import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
+import { formSubmissionStream, type FormSettings, type InnerFormItem } from '../../aggregates/form/form.events.js';
 import { formSubmissionDecider } from '../../aggregates/form/form-submission.decider.js';
 import { scoreOf } from '../../aggregates/form/form.scoring.js';
 import { recordLinkDecider } from '../../aggregates/relation/record-link.decider.js';
 import { recordLinkStream } from '../../aggregates/relation/record-link.events.js';
 import { formByUuid, submissionByUuid, type FormRow, type FormSubmissionRow } from '../../read-models/forms.queries.js';
-import { relationOf } from '../../read-models/relations.queries.js';
+import { relationOf, type RelationRow } from '../../read-models/relations.queries.js';
 import { handleCreations, newStreamWrite, type CommandContext, type NewStreamWrite } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import type { RecordsService } from '../records/records.service.js';
-import { answerFactsFor } from './form-facts.js';
 
 export interface Visitor {
   address: string;
@@ -50,9 +50,23 @@ export function makeFormSubmissions(deps: { db: Db; store: EventStore; records: 
     return row;
   }
 
-  async function linkWrite(tenant: string, item: InnerFormItem, recordUuid: string, relatedUuid: string): Promise<NewStreamWrite> {
+  /**
+   * The definitions the answers are checked against, from the records' object cache (the objects
+   * a record create loads anyway): a submission reads no schema table.
+   */
+  async function answerFacts(tenant: string, settings: FormSettings): Promise<AnswerFacts> {
+    const innerDefinitions: Record<string, readonly PropertyDefinition[]> = {};
+    for (const item of settings.items) if (item.kind === 'innerForm') innerDefinitions[item.id] = (await records.objectNamed(tenant, item.objectName)).properties;
+    return { definitions: (await records.objectNamed(tenant, settings.objectName)).properties, innerDefinitions };
+  }
+
+  async function relationFor(tenant: string, item: InnerFormItem) {
     const relation = await relationOf(db, tenant, item.relationUuid);
     if (!relation || relation.deleted_at !== null) throw refused(`inner.${item.id}: the form's relation no longer exists`, 'Ask the form owner to fix the form');
+    return relation;
+  }
+
+  function linkWrite(item: InnerFormItem, relation: RelationRow, recordUuid: string, relatedUuid: string): NewStreamWrite {
     const [from, to] = item.side === 'origin' ? [recordUuid, relatedUuid] : [relatedUuid, recordUuid];
     return newStreamWrite(recordLinkDecider, recordLinkStream(item.relationUuid, from, to), {
       type: 'ConnectRecords', relationUuid: item.relationUuid, fromRecordUuid: from, toRecordUuid: to, edgeProperties: {}, edgeDefinitions: relation.edge_properties,
@@ -69,8 +83,10 @@ export function makeFormSubmissions(deps: { db: Db; store: EventStore; records: 
     async submit(ctx: CommandContext, formUuid: string, sent: Answers & { clientSubmissionId?: string }, visitor: Visitor, step?: number): Promise<Submitted | null> {
       const row = await published(ctx.tenant, formUuid);
       const settings = row.settings;
-      const facts = await answerFactsFor(db, ctx.tenant, settings);
-      if (!facts) throw notFound('Form', formUuid);
+      // An object of the form that is gone: the visitor hears of the form only, not of its objects.
+      const facts = await answerFacts(ctx.tenant, settings).catch((err: unknown) => {
+        throw err instanceof DomainError && err.code === 'NOT_FOUND' ? notFound('Form', formUuid) : err;
+      });
       if (step !== undefined && (step < 0 || step >= Math.max(1, settings.steps.length))) {
         throw new DomainError('VALIDATION_FAILED', `step ${step} does not exist`, [{ field: 'query.step', message: `query.step: the form has ${Math.max(1, settings.steps.length)} step(s)`, type: 'INVALID_VALUE', correctionSuggestion: 'Send a step from 0' }]);
       }
@@ -86,9 +102,10 @@ export function makeFormSubmissions(deps: { db: Db; store: EventStore; records: 
       const writes: NewStreamWrite[] = [main.write];
       const related: { itemId: string; recordUuid: string; objectName: string; relationUuid: string }[] = [];
       for (const { item, entries } of checked.inner) {
+        const relation = entries.length > 0 ? await relationFor(ctx.tenant, item) : null;
         for (const entry of entries) {
           const created = await records.creation(ctx.tenant, item.objectName, { properties: entry });
-          writes.push(created.write, await linkWrite(ctx.tenant, item, main.uuid, created.uuid));
+          writes.push(created.write, linkWrite(item, relation!, main.uuid, created.uuid));
           related.push({ itemId: item.id, recordUuid: created.uuid, objectName: item.objectName, relationUuid: item.relationUuid });
         }
       }

@@ -32,7 +32,7 @@ describe('FormSubmissionEvent', () => {
     const form = await createForm(t.app, owner, threeStepForm(schema, { name: 'hooked' }));
     const res = await submit(form.uuid, { answers: { name: 'Ada', email: 'ada@corp.example', budget: 10 }, inner: { contacts: [{ fullname: 'Grace' }] } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const [delivery] = await waitFor(() => (rx.on('/forms').length > 0 ? rx.on('/forms') : null), 15_000, 'FormSubmissionEvent delivery');
+    const [delivery] = await waitFor(() => (rx.on('/forms').length > 0 ? rx.on('/forms') : null), 60_000, 'FormSubmissionEvent delivery');
     const body = JSON.parse(delivery!.body);
     expect(body.type).toBe('FormSubmissionEvent');
     expect(body.data.payload).toMatchObject({ submissionUuid: res.body.data.submissionUuid, formUuid: form.uuid, formRevision: 0, score: 10, visitor: { address: '127.0.0.0', userAgent: 'hook-visitor' } });
