@@ -1,5 +1,7 @@
 import { DomainError } from '../../aggregates/kernel/errors.js';
 
+const MAX_KEYS = 100_000;
+
 /**
  * A fixed-window counter per key (the visitor's address and the form), in this process: a form
  * can not be flooded from one address. `max` 0 turns it off. Past the limit: 429 with the error
@@ -17,6 +19,8 @@ export function submitLimiter(max: number, windowMs: number) {
       }
       let w = windows.get(key);
       if (!w || now - w.start >= windowMs) {
+        // Keys of made-up form uuids must not grow the map without bound: the oldest go first.
+        if (!w && windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value!);
         w = { start: now, count: 0 };
         windows.set(key, w);
       }

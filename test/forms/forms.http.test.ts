@@ -237,3 +237,37 @@ describe('abuse limits', () => {
     expect(res.body.errors[0].correctionSuggestion.length).toBeGreaterThan(0);
   });
 });
+
+describe('public upload', () => {
+  const multipart = (name: string, bytes: Buffer) => {
+    const boundary = 'form-upload-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  };
+  const png = () => Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), Buffer.alloc(64)]);
+
+  it('stores a file for a file field through the files service, refuses a type the field does not take, and the answer names it', async () => {
+    const obj = await anObject(t.app, owner);
+    await data(t.app, owner, 'POST', `/api/v2/objects/${obj.uuid}/properties`, { name: 'photo', label: 'Photo', type: 'string', format: 'file', options: [{ value: 'image/png', label: 'PNG' }] });
+    await data(t.app, owner, 'POST', `/api/v2/objects/${obj.uuid}/properties`, { name: 'title', label: 'Title', type: 'string', format: 'text' });
+    const form = await createForm(t.app, owner, { name: 'with-upload', objectUuid: obj.uuid, published: true, items: [{ kind: 'property', property: 'title', row: 0, column: 0, width: 12 }, { kind: 'property', property: 'photo', row: 1, column: 0, width: 12 }] });
+    const url = `/api/v2/forms/public/${owner.companyUuid}/${form.uuid}/upload`;
+    const up = await t.app.inject({ method: 'POST', url: `${url}?property=photo`, ...multipart('me.png', png()) });
+    expect(up.statusCode, up.body).toBe(201);
+    const file = up.json().data;
+    expect(file).toMatchObject({ name: 'me.png', contentType: 'image/png' });
+    const wrongType = await t.app.inject({ method: 'POST', url: `${url}?property=photo`, ...multipart('me.png', Buffer.from('just text, not an image')) });
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().errors[0].type).toBe('INVALID_FILE_TYPE');
+    expect((await t.app.inject({ method: 'POST', url: `${url}?property=title`, ...multipart('me.png', png()) })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v2/forms/public/${other.companyUuid}/${form.uuid}/upload?property=photo`, ...multipart('me.png', png()) })).statusCode).toBe(404);
+    const res = await submit(owner.companyUuid, form.uuid, { answers: { title: 'Me', photo: file.fileUuid } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [sub] = (await call(t.app, owner, 'POST', `/api/v2/forms/${form.uuid}/submissions/index`, {})).body.data;
+    expect((await data(t.app, owner, 'GET', `/api/v2/records/${sub.recordUuid}`)).properties.photo).toEqual(file.fileUuid);
+  });
+});
