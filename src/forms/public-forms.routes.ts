@@ -44,7 +44,7 @@ export const publicFormsRoutes = (deps: { db: Db; config: Config; submissions: F
       const row = await submissions.published(tenant, formUuid);
       const facts = await answerFactsFor(db, tenant, row.settings);
       if (!facts) throw notFound('Form', formUuid);
-      return ok(toPublicForm(formUuid, row.settings, facts.definitions as never, facts.innerDefinitions as never));
+      return ok(toPublicForm(formUuid, row.settings, facts.definitions, facts.innerDefinitions));
     });
 
     app.post(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FormSettings } from '../../aggregates/form/form.events.js';
-import type { ObjectSchema } from '../../read-models/schema.queries.js';
+import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 
 /** The body field a person never fills (hidden by the form's renderer); a bot that fills it creates nothing. */
 export const HONEYPOT_FIELD = 'website_url';
@@ -36,7 +36,7 @@ export const publicFormSchema = z
   .meta({ id: 'PublicForm' });
 export type PublicForm = z.infer<typeof publicFormSchema>;
 
-type Definitions = ObjectSchema['properties'];
+type Definitions = readonly PropertyDefinition[];
 
 function fieldFor(defs: Definitions, property: string, label: string | null, required: boolean) {
   const d = defs.find((x) => x.name === property);
