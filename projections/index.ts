@@ -20,6 +20,7 @@ import { pageTranslationsProjection } from './page-translations.projection.js';
 import { viewsProjection } from './views.projection.js';
 import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
+import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -51,4 +52,7 @@ export const projections: readonly Projection[] = [
   // Apps (issue 19).
   appsProjection,
   webMenusProjection,
+  // Forms (issue 18).
+  formsProjection,
+  formSubmissionsProjection,
 ];

@@ -38,6 +38,7 @@ import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
 import { registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
+import { registerForms } from './forms/forms.module.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,10 +130,12 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
   await registerFiles(app, { config, db, store, records });
+  const { files } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
   await registerWebpages(app, { config, db, store });
   await registerApps(app, { config, db, store, webhookRuntime });
   await registerConsole(app);
+  await registerForms(app, { config, db, store, records, files });
   return app;
 }

@@ -29,6 +29,11 @@ const configSchema = z
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
     RATE_LIMIT_ENABLED: bool.default(true),
     IDEMPOTENCY_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
+    // Public forms (issue 18, docs/forms.md): submissions per address and form per window, 0 = off.
+    FORMS_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(20),
+    FORMS_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+    FORMS_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
+    FORMS_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
     // Identity (issue 3): sessions, passwords, login throttling, one-time tokens, mail.
     SESSION_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
     // How long another process may act on a session actor it cached (0: no cache; docs/auth.md).

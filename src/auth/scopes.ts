@@ -7,6 +7,8 @@ export const scopeCatalogue = {
   'apps:install': 'Install, uninstall and rotate apps; change an installation\'s company settings, state and secrets; connect and revoke OAuth',
   'apps:write': 'Create apps of the company, change them and submit them for review',
   'company-settings:write': 'Change the company settings of spec 2.10 (branding, links, scripts)',
+  'forms:read': 'List and read forms and their submissions',
+  'forms:write': 'Create, change, delete and restore forms',
   'members:read': 'List the members of the selected company',
   'schema:write': 'Create, change, delete and restore objects, properties, relations and traits (the dynamic schema)',
   'syncs:read': 'List and read syncs',

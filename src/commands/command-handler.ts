@@ -107,3 +107,37 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     }
   }
 }
+
+/** One new stream of a multi-stream create: its id and the events its command decides on an empty stream. */
+export interface NewStreamWrite {
+  streamId: string;
+  decide(): readonly DomainEvent[];
+}
+
+/** A create for `handleCreations`: `command` decided by `decider` against its initial state. */
+export function newStreamWrite<State, Command, Event extends DomainEvent>(decider: Decider<State, Command, Event>, streamId: string, command: Command): NewStreamWrite {
+  return { streamId, decide: () => decider.decide(command, decider.initialState()) };
+}
+
+/**
+ * Several new streams created in one command (a form submission: its records, their connections
+ * and the submission itself). Each command is decided against its decider's initial state, and
+ * every stream is appended at `no_stream` in one transaction (`AppendOptions.together`, Postgres
+ * adapter only, docs/adr/0004): a refused command, a taken stream, a unique value or a projection's
+ * constraint leaves nothing behind. Never retried: a taken stream is the caller's answer.
+ */
+export async function handleCreations(opts: { store: EventStore; context: CommandContext; writes: readonly NewStreamWrite[] }): Promise<StoredEvent[]> {
+  const { store, context, writes } = opts;
+  if (writes.length === 0) return [];
+  const decided = writes.map((w) => {
+    const events = w.decide();
+    if (events.length === 0) throw new Error(`creating ${w.streamId} decided no event`);
+    return { streamId: w.streamId, events: events.map((e) => ({ ...e, metadata: metadataFor(context, e.version) })) };
+  });
+  const [first, ...rest] = decided;
+  const result = await store.append(context.tenant, first!.streamId, first!.events, {
+    expectedRevision: 'no_stream',
+    together: rest.map((d) => ({ streamId: d.streamId, events: d.events, expectedRevision: 'no_stream' as const })),
+  });
+  return result.events;
+}

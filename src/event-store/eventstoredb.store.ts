@@ -106,6 +106,7 @@ export async function createEventStoreDbStore(opts: { connectionString: string; 
     name: 'eventstoredb',
     async append(tenant, streamId, events, options) {
       if (options.inTransaction) throw new Error('inTransaction is not supported on EventStoreDB');
+      if (options.together?.length) throw new Error('an atomic multi-stream append (together) is not supported on EventStoreDB');
       try {
         const result = await client.appendToStream(
           streamName(tenant, streamId),

@@ -12,6 +12,7 @@ export interface NewEvent extends DomainEvent {
 export interface AppendResult {
   /** The stream's revision after the append (the last event's revision). */
   nextRevision: number;
+  /** The stream's events; with `together`, then the other streams' events in the order given. */
   events: StoredEvent[];
 }
 
@@ -26,6 +27,19 @@ export interface AppendOptions {
    * (docs/adr/0004, test/records/record-write-paths.law.test.ts).
    */
   stateAfter?: unknown;
+  /**
+   * More streams appended in the same transaction as this one (Postgres adapter only,
+   * docs/adr/0004): every append lands or none does. A form submission creates its records, their
+   * connections and itself this way (`handleCreations`). The streams must be distinct.
+   */
+  together?: readonly TogetherAppend[];
+}
+
+/** One more stream of an atomic multi-stream append. */
+export interface TogetherAppend {
+  streamId: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
 }
 
 export interface ReadStreamOptions {

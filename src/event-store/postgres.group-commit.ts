@@ -20,6 +20,8 @@ export interface PendingAppend {
   expected: ExpectedRevision;
   inTransaction?: AppendOptions['inTransaction'];
   stateAfter?: unknown;
+  /** More streams committed with this one, all or none (`AppendOptions.together`). */
+  together?: readonly { streamId: string; events: NewEvent[]; payload: string; expected: ExpectedRevision }[];
   resolve(events: StoredEvent[]): void;
   reject(err: unknown): void;
 }
@@ -59,14 +61,30 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     return rows.map((row, i) => storedEvent(p.events[i]!, { ...row, tenant: p.tenant, stream_id: p.streamId }));
   }
 
-  const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.events.some((e) => handled.has(e.type));
+  const needsTx = (p: PendingAppend) => p.inTransaction !== undefined || p.together !== undefined || p.events.some((e) => handled.has(e.type));
+
+  /** An append and the streams it takes with it (`together`), each as an append of its own. */
+  const partsOf = (p: PendingAppend): PendingAppend[] => [p, ...(p.together ?? []).map((t) => ({ ...t, tenant: p.tenant, resolve: () => {}, reject: () => {} }))];
+
+  /** A multi-stream append: one statement for every stream, in the transaction; any failed check fails it all. */
+  async function appendTogether(tx: Sql, p: PendingAppend): Promise<StoredEvent[]> {
+    const parts = partsOf(p);
+    const stored = await appendGroup(tx, parts);
+    const failed = parts.findIndex((_, i) => stored[i] === null);
+    if (failed >= 0) {
+      const part = parts[failed]!;
+      const [current] = await tx.query<{ revision: number }>('select revision from streams where tenant = $1 and stream_id = $2', [part.tenant, part.streamId]);
+      throw wrongRevision(part.streamId, part.expected, current?.revision ?? -1);
+    }
+    return stored.flatMap((out) => out ?? []);
+  }
 
   /** One append on its own: one statement, or one transaction with its projections and hook. */
   async function appendAlone(p: PendingAppend) {
     try {
       const stored = needsTx(p)
         ? await db.transaction(async (tx) => {
-            const out = await appendIn(tx, p);
+            const out = p.together ? await appendTogether(tx, p) : await appendIn(tx, p);
             await applyProjections(projections, out, tx);
             if (p.inTransaction) await p.inTransaction(tx, out);
             return out;
@@ -77,6 +95,25 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     } catch (err) {
       p.reject(err);
     }
+  }
+
+  /**
+   * `appendGroup` where appends take more streams with them (`together`): every stream of the
+   * group in one statement. A multi-stream append whose every check passed gets all its events
+   * (its own first); one with a failed check throws, so the transaction keeps none of them and
+   * each append of the group is retried alone (which gives it its own error).
+   */
+  async function appendGroupTogether(tx: Sql, group: readonly PendingAppend[]): Promise<(StoredEvent[] | null)[]> {
+    if (!group.some((p) => p.together)) return appendGroup(tx, group);
+    const parts = group.map(partsOf);
+    const stored = await appendGroup(tx, parts.flat());
+    let k = 0;
+    return parts.map((mine) => {
+      const out = stored.slice(k, (k += mine.length));
+      if (mine.length === 1) return out[0] ?? null;
+      if (out.some((o) => o === null)) throw new Error('a multi-stream append of the group failed its check');
+      return out.flatMap((o) => o!);
+    });
   }
 
   /** The appends of distinct streams in one statement; null for an append whose revision check failed. */
@@ -124,7 +161,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     const rest: PendingAppend[] = [];
     const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
     for (const p of group) {
-      const taken = fusedWriteOf(fusers, p);
+      const taken = p.together ? null : fusedWriteOf(fusers, p);
       if (!taken) {
         rest.push(p);
         continue;
@@ -156,7 +193,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     try {
       outcome = inTx
         ? await db.transaction(async (tx) => {
-            const stored = await appendGroup(tx, group);
+            const stored = await appendGroupTogether(tx, group);
             // The group's events in order (a run of creates is one statement), then each hook.
             await applyProjections(projections, stored.flatMap((out) => out ?? []), tx);
             for (const [i, p] of group.entries()) {

@@ -4,7 +4,7 @@ import { DomainError } from '../../aggregates/kernel/errors.js';
 import type { Projection } from '../../projections/projection.js';
 import type { Db } from '../db/db.js';
 import { catchUpSubscription } from './catch-up.js';
-import type { AppendOptions, EventStore, ReadAllOptions, ReadStreamOptions } from './port.js';
+import type { AppendOptions, EventStore, NewEvent, ReadAllOptions, ReadStreamOptions } from './port.js';
 import { groupCommit } from './postgres.group-commit.js';
 import { eventColumns, eventOfArray, storedEvent, type EventRow } from './postgres.rows.js';
 import { appendDuration, timed } from '../metrics/metrics.js';
@@ -81,13 +81,15 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
     name: db.kind === 'pglite' ? 'pglite' : 'postgres',
     async append(tenant, streamId, events, options: AppendOptions) {
       if (events.length === 0) throw new Error('append needs at least one event');
-      const payload = JSON.stringify(events.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
+      const payloadOf = (evs: readonly NewEvent[]) => JSON.stringify(evs.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
+      const payload = payloadOf(events);
+      const together = options.together?.map((t) => ({ streamId: t.streamId, events: t.events, payload: payloadOf(t.events), expected: t.expectedRevision }));
       const stored = await timed(appendDuration, () =>
         new Promise<StoredEvent[]>((resolve, reject) =>
-          commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, stateAfter: options.stateAfter, resolve, reject }),
+          commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, stateAfter: options.stateAfter, together, resolve, reject }),
         ),
       );
-      return { nextRevision: stored[stored.length - 1]!.revision, events: stored };
+      return { nextRevision: stored[events.length - 1]!.revision, events: stored };
     },
 
     async readStream(tenant, streamId, options: ReadStreamOptions = {}) {

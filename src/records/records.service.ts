@@ -5,7 +5,7 @@ import { recordDecider, wrongRecordState, type RecordCommand, type RecordState, 
 import { recordStream } from '../../aggregates/record/record.events.js';
 import { getRecord, type RecordObject, type RecordRow } from '../../read-models/records.queries.js';
 import { linkableMember } from '../../read-models/record-users.queries.js';
-import { handleCommand, type CommandContext } from '../commands/command-handler.js';
+import { handleCommand, newStreamWrite, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { objectByName, recordObjects } from './object-cache.js';
@@ -146,19 +146,28 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     objectNamed,
     existing,
 
-    /** Creates a record of `objectName`; `extends` names further objects it is also a record of. */
-    async create(ctx: CommandContext, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}): Promise<Created> {
-      const object = await objectNamed(ctx.tenant, objectName);
+    /**
+     * The command that creates a record of `objectName` (its facts loaded), not run: `create` runs
+     * it, a multi-stream command (`handleCreations`, a form submission) takes it with others.
+     */
+    async creation(tenant: string, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}) {
+      const object = await objectNamed(tenant, objectName);
       const extended: RecordObject[] = [];
-      for (const name of new Set(body.extends ?? [])) if (name !== objectName) extended.push(await objectNamed(ctx.tenant, name));
+      for (const name of new Set(body.extends ?? [])) if (name !== objectName) extended.push(await objectNamed(tenant, name));
       const objects = [object, ...extended];
       const uuid = (body.uuid ?? randomUUID()).toLowerCase();
       const definitions = definitionsOf(objects);
-      const userUuid = (await memberNamed(ctx.tenant, uuid, objects, body.properties))?.userUuid ?? null;
+      const userUuid = (await memberNamed(tenant, uuid, objects, body.properties))?.userUuid ?? null;
       const command: RecordCommand = {
         type: 'CreateRecord', uuid, objectUuid: object.objectUuid, objectName: object.name, properties: body.properties,
         extends: extended.map((o) => o.objectUuid), definitions, ignoreErrors: opts.ignoreErrors ?? false, userUuid,
       };
+      return { uuid, objects, definitions, userUuid, command, write: newStreamWrite(recordDecider, recordStream(uuid), command) };
+    },
+
+    /** Creates a record of `objectName`; `extends` names further objects it is also a record of. */
+    async create(ctx: CommandContext, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}): Promise<Created> {
+      const { uuid, objects, definitions, userUuid, command } = await this.creation(ctx.tenant, objectName, body, opts);
       try {
         const done = await handleCommand({
           store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx,
