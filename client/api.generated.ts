@@ -4172,7 +4172,7 @@ export interface paths {
                         /** @enum {string} */
                         role: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                         /** Format: uuid */
                         userUuid?: string;
                     };
@@ -4223,7 +4223,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         role?: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -5701,6 +5701,717 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a form of an object: grid layout, steps, lead scoring, inner forms.
+         *
+         *     Auth: roles any company role; scopes forms:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["FormBodyInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{objectUuid}/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description An object's Forms, oldest first; `query` searches names; filter {key: 'deleted', operator: 'equals', value: true} lists the deleted ones.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    objectUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes forms:read.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * @description Changes a form: the fields sent replace the current ones.
+         *
+         *     Auth: roles any company role; scopes forms:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["FormBodyInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * @description Deletes a form (restorable); returns the deleted form.
+         *
+         *     Auth: roles any company role; scopes forms:write.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{uuid}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Restores a deleted form, with its layout.
+         *
+         *     Auth: roles any company role; scopes forms:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{uuid}/submissions/{submissionUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One submission, with the form as it was when it was submitted (its revision then).
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    submissionUuid: string;
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                form: {
+                                    items: ({
+                                        column: number;
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "property";
+                                        label: string | null;
+                                        placeholder: string | null;
+                                        property: string;
+                                        required: boolean;
+                                        row: number;
+                                        step: number;
+                                        width: number;
+                                    } | {
+                                        column: number;
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "heading" | "text";
+                                        row: number;
+                                        step: number;
+                                        text: string;
+                                        width: number;
+                                    } | {
+                                        column: number;
+                                        fields: {
+                                            label: string | null;
+                                            property: string;
+                                            required: boolean;
+                                        }[];
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "innerForm";
+                                        label: string | null;
+                                        maxEntries: number;
+                                        minEntries: number;
+                                        objectName: string;
+                                        /** Format: uuid */
+                                        objectUuid: string;
+                                        /** Format: uuid */
+                                        relationUuid: string;
+                                        row: number;
+                                        /** @enum {string} */
+                                        side: "origin" | "target";
+                                        step: number;
+                                        width: number;
+                                    })[];
+                                    label: string;
+                                    name: string;
+                                    objectName: string;
+                                    /** Format: uuid */
+                                    objectUuid: string;
+                                    published: boolean;
+                                    redirectUrl: string | null;
+                                    scoring: {
+                                        property: string;
+                                        rules: ({
+                                            /** @enum {string} */
+                                            operator: "equals";
+                                            points: number;
+                                            property: string;
+                                            value: string | number | boolean;
+                                        } | {
+                                            /** @enum {string} */
+                                            operator: "contains";
+                                            points: number;
+                                            property: string;
+                                            value: string;
+                                        } | {
+                                            /** @enum {string} */
+                                            operator: "oneOf";
+                                            points: number;
+                                            property: string;
+                                            values: (string | number)[];
+                                        } | {
+                                            max: number | null;
+                                            min: number | null;
+                                            /** @enum {string} */
+                                            operator: "between";
+                                            points: number;
+                                            property: string;
+                                        })[];
+                                    } | null;
+                                    steps: {
+                                        title: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    style: "standard" | "underline" | "plain";
+                                    successMessage: string | null;
+                                } | null;
+                                submission: components["schemas"]["FormSubmission"];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{uuid}/submissions/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A form's submissions, newest first.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["FormSubmission"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's Forms, oldest first; `query` searches names; filter {key: 'deleted', operator: 'equals', value: true} lists the deleted ones.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Form"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/public/{companyUuid}/{formUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A published form of the company, as a visitor renders it. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                    formUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PublicForm"];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/public/{companyUuid}/{formUuid}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Submits a form: creates its record, the inner forms' records and their connections in one command. With ?step=N only that step is checked and nothing is created. Rate limited per address and form; send clientSubmissionId (or an Idempotency-Key) so a retry creates nothing twice. */
+        post: {
+            parameters: {
+                query?: {
+                    step?: number;
+                };
+                header?: never;
+                path: {
+                    companyUuid: string;
+                    formUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["FormSubmitInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                redirectUrl: string | null;
+                                step: number | null;
+                                submissionUuid: string | null;
+                                successMessage: string | null;
+                                valid: boolean;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                redirectUrl: string | null;
+                                step: number | null;
+                                submissionUuid: string | null;
+                                successMessage: string | null;
+                                valid: boolean;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/public/{companyUuid}/{formUuid}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Uploads one file for a file field of a published form (multipart/form-data, the first file part; ?property names the field). Answer the field with the returned file uuid. The field's options list the accepted types. */
+        post: {
+            parameters: {
+                query: {
+                    property: string;
+                };
+                header?: never;
+                path: {
+                    companyUuid: string;
+                    formUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                contentType: string;
+                                fileUuid: string;
+                                name: string;
+                                size: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/public/{companyUuid}/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The company's published forms (uuid, name, label). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                label: string;
+                                name: string;
+                                uuid: string;
+                            }[];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
                     };
                 };
             };
@@ -9880,7 +10591,7 @@ export interface paths {
                         description?: string;
                         name: string;
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -9957,7 +10668,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         name?: string;
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -15450,6 +16161,480 @@ export interface components {
             /** @description Option values of the stage property, in board order (default: the property's option order) */
             stages?: string[];
         };
+        Form: {
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            index: number;
+            items: ({
+                column: number;
+                id: string;
+                /** @enum {string} */
+                kind: "property";
+                label: string | null;
+                placeholder: string | null;
+                property: string;
+                required: boolean;
+                row: number;
+                step: number;
+                width: number;
+            } | {
+                column: number;
+                id: string;
+                /** @enum {string} */
+                kind: "heading" | "text";
+                row: number;
+                step: number;
+                text: string;
+                width: number;
+            } | {
+                column: number;
+                fields: {
+                    label: string | null;
+                    property: string;
+                    required: boolean;
+                }[];
+                id: string;
+                /** @enum {string} */
+                kind: "innerForm";
+                label: string | null;
+                maxEntries: number;
+                minEntries: number;
+                objectName: string;
+                /** Format: uuid */
+                objectUuid: string;
+                /** Format: uuid */
+                relationUuid: string;
+                row: number;
+                /** @enum {string} */
+                side: "origin" | "target";
+                step: number;
+                width: number;
+            })[];
+            label: string;
+            name: string;
+            objectName: string;
+            /** Format: uuid */
+            objectUuid: string;
+            published: boolean;
+            redirectUrl: string | null;
+            revision: number;
+            scoring: {
+                property: string;
+                rules: ({
+                    /** @enum {string} */
+                    operator: "equals";
+                    points: number;
+                    property: string;
+                    value: string | number | boolean;
+                } | {
+                    /** @enum {string} */
+                    operator: "contains";
+                    points: number;
+                    property: string;
+                    value: string;
+                } | {
+                    /** @enum {string} */
+                    operator: "oneOf";
+                    points: number;
+                    property: string;
+                    values: (string | number)[];
+                } | {
+                    max: number | null;
+                    min: number | null;
+                    /** @enum {string} */
+                    operator: "between";
+                    points: number;
+                    property: string;
+                })[];
+            } | null;
+            steps: {
+                title: string;
+            }[];
+            /** @enum {string} */
+            style: "standard" | "underline" | "plain";
+            successMessage: string | null;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            uuid: string;
+        };
+        FormBody: {
+            items?: ({
+                /** @description First column, 0 to 11 */
+                column: number;
+                /** @description Stable id of the item; inner-form entries are sent under it. Default item-<index> */
+                id?: string;
+                /** @enum {string} */
+                kind: "property";
+                label?: string | null;
+                placeholder?: string | null;
+                property: string;
+                required?: boolean;
+                /** @description Row of the grid, from 0 */
+                row: number;
+                /** @description Wizard step, from 0 (default 0) */
+                step?: number;
+                /** @description Columns spanned, 1 to 12 (column + width <= 12) */
+                width: number;
+            } | {
+                /** @description First column, 0 to 11 */
+                column: number;
+                /** @description Stable id of the item; inner-form entries are sent under it. Default item-<index> */
+                id?: string;
+                /** @enum {string} */
+                kind: "heading" | "text";
+                /** @description Row of the grid, from 0 */
+                row: number;
+                /** @description Wizard step, from 0 (default 0) */
+                step?: number;
+                text: string;
+                /** @description Columns spanned, 1 to 12 (column + width <= 12) */
+                width: number;
+            } | {
+                /** @description First column, 0 to 11 */
+                column: number;
+                fields: {
+                    label?: string | null;
+                    property: string;
+                    required?: boolean;
+                }[];
+                /** @description Stable id of the item; inner-form entries are sent under it. Default item-<index> */
+                id?: string;
+                /** @enum {string} */
+                kind: "innerForm";
+                label?: string | null;
+                maxEntries?: number;
+                minEntries?: number;
+                /** Format: uuid */
+                relationUuid: string;
+                /** @description Row of the grid, from 0 */
+                row: number;
+                /** @description Wizard step, from 0 (default 0) */
+                step?: number;
+                /** @description Columns spanned, 1 to 12 (column + width <= 12) */
+                width: number;
+            })[];
+            label?: string;
+            /** @description Lowercase letters, digits, _ and -; required on create */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The object the form's records are of; required on create
+             */
+            objectUuid?: string;
+            /** @description Only published forms are public. Default false */
+            published?: boolean;
+            redirectUrl?: string | null;
+            scoring?: {
+                /** @description Number property the total is stored in */
+                property: string;
+                rules: ({
+                    /** @enum {string} */
+                    operator: "equals";
+                    points: number;
+                    property: string;
+                    value: string | number | boolean;
+                } | {
+                    /** @enum {string} */
+                    operator: "contains";
+                    points: number;
+                    property: string;
+                    value: string;
+                } | {
+                    /** @enum {string} */
+                    operator: "oneOf";
+                    points: number;
+                    property: string;
+                    values: (string | number)[];
+                } | {
+                    max: number | null;
+                    min: number | null;
+                    /** @enum {string} */
+                    operator: "between";
+                    points: number;
+                    property: string;
+                })[];
+            } | null;
+            steps?: {
+                title: string;
+            }[];
+            /** @enum {string} */
+            style?: "standard" | "underline" | "plain";
+            successMessage?: string | null;
+        };
+        FormBodyInput: {
+            items?: ({
+                /** @description First column, 0 to 11 */
+                column: number;
+                /** @description Stable id of the item; inner-form entries are sent under it. Default item-<index> */
+                id?: string;
+                /** @enum {string} */
+                kind: "property";
+                label?: string | null;
+                placeholder?: string | null;
+                property: string;
+                required?: boolean;
+                /** @description Row of the grid, from 0 */
+                row: number;
+                /** @description Wizard step, from 0 (default 0) */
+                step?: number;
+                /** @description Columns spanned, 1 to 12 (column + width <= 12) */
+                width: number;
+            } | {
+                /** @description First column, 0 to 11 */
+                column: number;
+                /** @description Stable id of the item; inner-form entries are sent under it. Default item-<index> */
+                id?: string;
+                /** @enum {string} */
+                kind: "heading" | "text";
+                /** @description Row of the grid, from 0 */
+                row: number;
+                /** @description Wizard step, from 0 (default 0) */
+                step?: number;
+                text: string;
+                /** @description Columns spanned, 1 to 12 (column + width <= 12) */
+                width: number;
+            } | {
+                /** @description First column, 0 to 11 */
+                column: number;
+                fields: {
+                    label?: string | null;
+                    property: string;
+                    required?: boolean;
+                }[];
+                /** @description Stable id of the item; inner-form entries are sent under it. Default item-<index> */
+                id?: string;
+                /** @enum {string} */
+                kind: "innerForm";
+                label?: string | null;
+                maxEntries?: number;
+                minEntries?: number;
+                /** Format: uuid */
+                relationUuid: string;
+                /** @description Row of the grid, from 0 */
+                row: number;
+                /** @description Wizard step, from 0 (default 0) */
+                step?: number;
+                /** @description Columns spanned, 1 to 12 (column + width <= 12) */
+                width: number;
+            })[];
+            label?: string;
+            /** @description Lowercase letters, digits, _ and -; required on create */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The object the form's records are of; required on create
+             */
+            objectUuid?: string;
+            /** @description Only published forms are public. Default false */
+            published?: boolean;
+            redirectUrl?: string | null;
+            scoring?: {
+                /** @description Number property the total is stored in */
+                property: string;
+                rules: ({
+                    /** @enum {string} */
+                    operator: "equals";
+                    points: number;
+                    property: string;
+                    value: string | number | boolean;
+                } | {
+                    /** @enum {string} */
+                    operator: "contains";
+                    points: number;
+                    property: string;
+                    value: string;
+                } | {
+                    /** @enum {string} */
+                    operator: "oneOf";
+                    points: number;
+                    property: string;
+                    values: (string | number)[];
+                } | {
+                    max: number | null;
+                    min: number | null;
+                    /** @enum {string} */
+                    operator: "between";
+                    points: number;
+                    property: string;
+                })[];
+            } | null;
+            steps?: {
+                title: string;
+            }[];
+            /** @enum {string} */
+            style?: "standard" | "underline" | "plain";
+            successMessage?: string | null;
+        };
+        FormInput: {
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            index: number;
+            items: ({
+                column: number;
+                id: string;
+                /** @enum {string} */
+                kind: "property";
+                label: string | null;
+                placeholder: string | null;
+                property: string;
+                required: boolean;
+                row: number;
+                step: number;
+                width: number;
+            } | {
+                column: number;
+                id: string;
+                /** @enum {string} */
+                kind: "heading" | "text";
+                row: number;
+                step: number;
+                text: string;
+                width: number;
+            } | {
+                column: number;
+                fields: {
+                    label: string | null;
+                    property: string;
+                    required: boolean;
+                }[];
+                id: string;
+                /** @enum {string} */
+                kind: "innerForm";
+                label: string | null;
+                maxEntries: number;
+                minEntries: number;
+                objectName: string;
+                /** Format: uuid */
+                objectUuid: string;
+                /** Format: uuid */
+                relationUuid: string;
+                row: number;
+                /** @enum {string} */
+                side: "origin" | "target";
+                step: number;
+                width: number;
+            })[];
+            label: string;
+            name: string;
+            objectName: string;
+            /** Format: uuid */
+            objectUuid: string;
+            published: boolean;
+            redirectUrl: string | null;
+            revision: number;
+            scoring: {
+                property: string;
+                rules: ({
+                    /** @enum {string} */
+                    operator: "equals";
+                    points: number;
+                    property: string;
+                    value: string | number | boolean;
+                } | {
+                    /** @enum {string} */
+                    operator: "contains";
+                    points: number;
+                    property: string;
+                    value: string;
+                } | {
+                    /** @enum {string} */
+                    operator: "oneOf";
+                    points: number;
+                    property: string;
+                    values: (string | number)[];
+                } | {
+                    max: number | null;
+                    min: number | null;
+                    /** @enum {string} */
+                    operator: "between";
+                    points: number;
+                    property: string;
+                })[];
+            } | null;
+            steps: {
+                title: string;
+            }[];
+            /** @enum {string} */
+            style: "standard" | "underline" | "plain";
+            successMessage: string | null;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            uuid: string;
+        };
+        FormSubmission: {
+            createdAt: number;
+            formRevision: number;
+            formUuid: string;
+            recordUuid: string;
+            recordUuids: string[];
+            related: {
+                itemId: string;
+                objectName: string;
+                recordUuid: string;
+                relationUuid: string;
+            }[];
+            score: number | null;
+            uuid: string;
+            visitor: {
+                address: string;
+                userAgent: string;
+            };
+        };
+        FormSubmissionInput: {
+            createdAt: number;
+            formRevision: number;
+            formUuid: string;
+            recordUuid: string;
+            recordUuids: string[];
+            related: {
+                itemId: string;
+                objectName: string;
+                recordUuid: string;
+                relationUuid: string;
+            }[];
+            score: number | null;
+            uuid: string;
+            visitor: {
+                address: string;
+                userAgent: string;
+            };
+        };
+        FormSubmit: {
+            /** @default {} */
+            answers: {
+                [key: string]: unknown;
+            };
+            /** @description Sent again on a retry or a double click: one submission, one record */
+            clientSubmissionId?: string;
+            /** @default {} */
+            inner: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[];
+            };
+            /** @description Leave empty (hidden from people) */
+            website_url?: string;
+        };
+        FormSubmitInput: {
+            /** @default {} */
+            answers?: {
+                [key: string]: unknown;
+            };
+            /** @description Sent again on a retry or a double click: one submission, one record */
+            clientSubmissionId?: string;
+            /** @default {} */
+            inner?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[];
+            };
+            /** @description Leave empty (hidden from people) */
+            website_url?: string;
+        };
         IframeSessionContext: {
             appBarUuid: string;
             appUuid: string;
@@ -16035,6 +17220,100 @@ export interface components {
             uuid: string;
             website?: string;
             youtubeUrl?: string;
+        };
+        PublicForm: {
+            honeypotField: string;
+            items: {
+                column: number;
+                field?: {
+                    format: string;
+                    label: string;
+                    options: {
+                        label: string;
+                        value: string;
+                    }[];
+                    property: string;
+                    required: boolean;
+                    type: string;
+                };
+                fields?: {
+                    format: string;
+                    label: string;
+                    options: {
+                        label: string;
+                        value: string;
+                    }[];
+                    property: string;
+                    required: boolean;
+                    type: string;
+                }[];
+                id: string;
+                kind: string;
+                label?: string | null;
+                maxEntries?: number;
+                minEntries?: number;
+                placeholder?: string | null;
+                row: number;
+                step: number;
+                text?: string;
+                width: number;
+            }[];
+            label: string;
+            name: string;
+            redirectUrl: string | null;
+            steps: {
+                title: string;
+            }[];
+            style: string;
+            successMessage: string | null;
+            uuid: string;
+        };
+        PublicFormInput: {
+            honeypotField: string;
+            items: {
+                column: number;
+                field?: {
+                    format: string;
+                    label: string;
+                    options: {
+                        label: string;
+                        value: string;
+                    }[];
+                    property: string;
+                    required: boolean;
+                    type: string;
+                };
+                fields?: {
+                    format: string;
+                    label: string;
+                    options: {
+                        label: string;
+                        value: string;
+                    }[];
+                    property: string;
+                    required: boolean;
+                    type: string;
+                }[];
+                id: string;
+                kind: string;
+                label?: string | null;
+                maxEntries?: number;
+                minEntries?: number;
+                placeholder?: string | null;
+                row: number;
+                step: number;
+                text?: string;
+                width: number;
+            }[];
+            label: string;
+            name: string;
+            redirectUrl: string | null;
+            steps: {
+                title: string;
+            }[];
+            style: string;
+            successMessage: string | null;
+            uuid: string;
         };
         PublicWebMenu: {
             environment: string;

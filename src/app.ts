@@ -129,7 +129,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
-  await registerFiles(app, { config, db, store, records });
   const { files } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
