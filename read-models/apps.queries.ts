@@ -120,3 +120,13 @@ export async function appBarOf(sql: Sql, tenant: string, appBarUuid: string): Pr
 export async function cmsModulesOf(sql: Sql, appUuid: string): Promise<{ name: string; definition: unknown; retired: boolean; updated_at: number }[]> {
   return sql.query('select name, definition, retired, updated_at from rm_app_cms_modules where app_uuid = $1 order by retired, name', [appUuid]);
 }
+
+/** The CMS modules of the apps installed in the tenant, retired ones included, as `<appUuid>/<name>`. */
+export async function installedCmsModules(sql: Sql, tenant: string): Promise<{ name: string; definition: unknown; retired: boolean }[]> {
+  return sql.query(
+    `select m.app_uuid || '/' || m.name as name, m.definition, m.retired from rm_app_installations i join rm_app_cms_modules m on m.app_uuid = i.app_uuid
+      where i.tenant = $1 and i.installed order by name`,
+    [tenant],
+    'app_installed_cms_modules',
+  );
+}

@@ -36,7 +36,7 @@ import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
-import { registerApps } from './apps/apps.module.js';
+import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 
@@ -132,7 +132,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { files } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
-  await registerWebpages(app, { config, db, store });
+  await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
   await registerApps(app, { config, db, store, webhookRuntime });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });

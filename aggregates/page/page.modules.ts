@@ -3,8 +3,8 @@ import type { ModuleField, ModuleSettings } from '../module/module.schemas.js';
 import type { PageModule } from './page.document.js';
 
 /**
- * The module definitions a page's modules are checked against, by name: the company's and the
- * editor's personal ones. `retired` definitions (an app dropped them) still check their fields,
+ * The module definitions a page's modules are checked against, by name: the company's, the
+ * editor's personal ones and those of the company's installed apps (named `<appUuid>/<name>`). `retired` definitions (an app dropped them) still check their fields,
  * so pages that use them keep rendering and stay editable.
  */
 export type ModuleCatalogue = ReadonlyMap<string, ModuleSettings & { retired?: boolean }>;
@@ -31,12 +31,23 @@ function typeOk(field: ModuleField, value: unknown): boolean {
   }
 }
 
-/** Checks a module's fields against its definition: a 400 naming the module and the field. */
-export function checkModuleFields(catalogue: ModuleCatalogue, m: PageModule, where: string) {
+/** The names a page may newly use: the catalogue less its retired definitions. */
+const usable = (catalogue: ModuleCatalogue) => [...catalogue.entries()].filter(([, d]) => !d.retired).map(([name]) => name);
+
+/**
+ * Checks a module's fields against its definition: a 400 naming the module and the field. A
+ * retired definition checks the fields of a module the page already held (`placed`), and refuses
+ * a module newly placed on the page.
+ */
+export function checkModuleFields(catalogue: ModuleCatalogue, m: PageModule, where: string, placed = false) {
   const definition = catalogue.get(m.module);
   if (!definition) {
-    const known = [...catalogue.keys()].slice(0, 20).join(', ') || '(none: create one with POST /api/v2/modules)';
+    const known = usable(catalogue).slice(0, 20).join(', ') || '(none: create one with POST /api/v2/modules)';
     throw invalid(`${where}.module`, `${where}: module "${m.module}" is not defined`, `Use one of the defined modules: ${known}`, 'INVALID_VALUE');
+  }
+  if (definition.retired && !placed) {
+    const known = usable(catalogue).slice(0, 20).join(', ') || '(none)';
+    throw invalid(`${where}.module`, `${where}: module "${m.module}" is retired by its app: pages that already use it keep it, but it cannot be added`, `Use a module that is not retired: ${known}`, 'INVALID_VALUE');
   }
   const byName = new Map(definition.fields.map((f) => [f.name, f]));
   for (const [name, value] of Object.entries(m.fields)) {

@@ -133,7 +133,7 @@ function resolve(p: PagePatchInput, f: string, b: Batch): ResolvedOp {
  * Checks a batch against the document and resolves it (refs to ids, fresh ids for new modules).
  * Every op sees the document as the ops before it left it. The first problem throws: a batch
  * applies whole or not at all. `catalogue` (module definitions) checks the fields of every module
- * the batch adds or changes.
+ * the batch adds or changes; a retired definition only for modules the page already held.
  */
 export function resolvePatches(doc: PageDocument, patches: readonly PagePatchInput[], freshIds: readonly string[], catalogue: ModuleCatalogue | null): { ops: ResolvedOp[]; document: PageDocument } {
   if (patches.length === 0) throw bad('body.patches', 'the batch is empty', 'Send at least one patch');
@@ -148,8 +148,10 @@ export function resolvePatches(doc: PageDocument, patches: readonly PagePatchInp
     return op;
   });
   if (catalogue) {
+    // A module the page held before the batch (same id, same definition) may keep a retired definition.
+    const before = new Map(doc.modules.map((m) => [m.id, m.module]));
     b.doc.modules.forEach((m, i) => {
-      if (b.touched.has(m.id)) checkModuleFields(catalogue, m, `body.patches (module ${m.id} at index ${i})`);
+      if (b.touched.has(m.id)) checkModuleFields(catalogue, m, `body.patches (module ${m.id} at index ${i})`, before.get(m.id) === m.module);
     });
   }
   return { ops, document: b.doc };

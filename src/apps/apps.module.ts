@@ -14,6 +14,9 @@ import { oauthRoutes } from './oauth.routes.js';
 import { makeOAuthService } from './oauth.service.js';
 import { appWebhooksRoutes } from './app-webhooks.routes.js';
 
+/** The catalogue of the installed apps' CMS modules, handed to the webpages feature in src/app.ts. */
+export { appModuleCatalogue } from './app-modules.js';
+
 /** Apps (issue 19): the marketplace, review, installs (docs/apps.md). */
 export async function registerApps(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; webhookRuntime: WebhookRuntime }) {
   const { config, db, store } = deps;

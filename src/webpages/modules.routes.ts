@@ -45,7 +45,7 @@ const toModule = (r: ModuleRow, actors: Actors): z.infer<typeof moduleDefinition
 });
 
 /** Module definitions (spec 4.8): the company's, and each user's personal ones. */
-export function makeModules(deps: { db: Db; store: EventStore }) {
+export function makeModules(deps: { db: Db; store: EventStore; appModules?: (tenant: string) => Promise<ModuleCatalogue> }) {
   const { db, store } = deps;
   async function run(moduleUuid: string, command: ModuleCommand, context: CommandContext) {
     try {
@@ -62,10 +62,13 @@ export function makeModules(deps: { db: Db; store: EventStore }) {
     if (!row) throw notFound('Module', moduleUuid);
     return row;
   }
-  /** The catalogue a page edit is checked against: company modules, overridden by the editor's personal ones. */
+  /**
+   * The catalogue a page edit is checked against: company modules, overridden by the editor's
+   * personal ones, and the installed apps' modules (`<appUuid>/<name>`, which no other name matches).
+   */
   async function catalogue(tenant: string, userUuid: string | null): Promise<ModuleCatalogue> {
-    const rows = await moduleCatalogueRows(db, tenant, userUuid);
-    return new Map(rows.map((r) => [r.name, { name: r.name, label: r.label, description: r.description, fields: r.fields }]));
+    const [rows, apps] = await Promise.all([moduleCatalogueRows(db, tenant, userUuid), deps.appModules?.(tenant)]);
+    return new Map([...(apps ?? []), ...rows.map((r) => [r.name, { name: r.name, label: r.label, description: r.description, fields: r.fields }] as const)]);
   }
   return { run, found, catalogue, list: (tenant: string, owner: string | null, limit: number, offset: number) => listModules(db, tenant, owner, limit, offset) };
 }

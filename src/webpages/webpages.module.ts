@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
+import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { environmentsRoutes, makeEnvironments } from './environments.routes.js';
 import { makeModules, modulesRoutes } from './modules.routes.js';
 import { translationsRoutes } from './translations.routes.js';
@@ -23,10 +24,10 @@ declare module 'fastify' {
 }
 
 /** Webpages and the CMS (issue 16): routes under /api/v2 and the page scheduler (started on ready when REACTORS_ENABLED). */
-export async function registerWebpages(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
+export async function registerWebpages(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; appModules?: (tenant: string) => Promise<ModuleCatalogue> }) {
   const { db, store, config } = deps;
   const passwordLogN = config.PASSWORD_SCRYPT_LOG_N;
-  const modules = makeModules({ db, store });
+  const modules = makeModules({ db, store, appModules: deps.appModules });
   const pages = makePagesService({ db, store, passwordLogN, catalogue: modules.catalogue });
   const history = makePageHistory({ db, pages });
   const environments = makeEnvironments({ db, store });
