@@ -157,6 +157,43 @@ describe('the web console in Chromium', () => {
     expect(rows.some((r) => r.includes('RecordUpdated') && r.includes(`record-${uuid}@1`) && r.includes('(this request)'))).toBe(true);
   });
 
+  it('saves a view with a filter and two columns, and after a reload opening it shows only the matching records with those columns', async () => {
+    const book = (await api.listPost('/api/v2/objects/index', { body: { filters: [{ key: 'name', operator: 'equals', value: 'book' }] } })).items[0]!;
+    await api.post('/api/v2/objects/{objectUuid}/properties', { params: { path: { objectUuid: book.uuid } }, body: { name: 'author', label: 'Author', type: 'string', format: 'text' } });
+    for (const [title, author] of [['Persuasion', 'Austen'], ['Ubik', 'Dick']]) await api.post('/api/v2/{objectName}/', { params: { path: { objectName: 'book' } }, body: { properties: { title, author } } });
+
+    await page.goto(`${server.url}/console/#/records/book`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('4 records'));
+    await page.select('[name="filterKey"]', 'author');
+    await page.select('[name="filterOperator"]', 'equals');
+    await field('filterValue').fill('Austen');
+    await button('Add filter').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('1 records'));
+    await button('Columns').click();
+    await page.click('[name="column-title"]');
+    await page.click('[name="column-updatedAt"]');
+    await page.click('[name="column-createdAt"]');
+    await field('width-author').fill('180');
+    await field('viewName').fill('Austen books');
+    await button('Save as new view').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="view-notice"]')?.textContent === 'Created view Austen books');
+    const saved = (await api.listPost('/api/v2/views/index/{objectUuid}', { params: { path: { objectUuid: book.uuid } }, body: {} })).items;
+    expect(saved.map((v) => [v.name, v.sharing, v.columns, v.filters])).toEqual([['Austen books', 'personal', [{ key: 'author', width: 180 }, { key: 'createdAt', width: null }], [{ key: 'author', operator: 'equals', value: 'Austen' }]]]);
+
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('4 records'));
+    await page.waitForSelector('select[name="view"] option:nth-child(2)');
+    await page.select('[name="view"]', saved[0]!.uuid);
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('1 records'));
+    const table = 'table[aria-label="Records of book"]';
+    expect(await page.$$eval(`${table} thead th`, (ths) => ths.map((th) => th.textContent))).toEqual(['Record', 'Author', 'Created']);
+    const rows = await page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slice(0, 2)).toEqual(['Persuasion', 'Austen']);
+    expect(rows[0]![2]).toMatch(/^\d{4}-\d\d-\d\d /);
+    expect(await page.$eval(`${table} thead th:nth-child(2)`, (th) => (th as HTMLElement).style.width)).toBe('180px');
+  });
+
   it("shows a webhook's deliveries with their outcomes, redelivers one, and restores a webpage's revision", async () => {
     // A site with the Page trait, a webhook on its records, a record, its page and one edit.
     await api.post('/api/v2/cms/environments', { body: { key: 'production', label: 'Production' } });
