@@ -1,7 +1,8 @@
 // The web console in a real browser (Debian's Chromium through puppeteer-core) against a real
 // server process: sign in, create an object and a record, find it by a filter, edit it, open its
 // history, view it as of the first revision, restore that revision, and trace the edit's
-// requestId to its events. A failing test leaves a screenshot in test-output/screenshots/.
+// requestId to its events; save a view and open it after a reload. A failing test leaves a
+// screenshot in test-output/screenshots/.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,6 +193,17 @@ describe('the web console in Chromium', () => {
     expect(rows[0]!.slice(0, 2)).toEqual(['Persuasion', 'Austen']);
     expect(rows[0]![2]).toMatch(/^\d{4}-\d\d-\d\d /);
     expect(await page.$eval(`${table} thead th:nth-child(2)`, (th) => (th as HTMLElement).style.width)).toBe('180px');
+
+    // Save view writes the table into the open view; Delete view soft-deletes it.
+    await page.select('[name="limit"]', '10');
+    await button('Save view Austen books').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="view-notice"]')?.textContent === 'Saved view Austen books');
+    const view = await api.get('/api/v2/views/{uuid}', { params: { path: { uuid: saved[0]!.uuid } } });
+    expect([view.pageSize, view.columns.map((c) => c.key)]).toEqual([10, ['author', 'createdAt']]);
+    await button('Delete view Austen books').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="view-notice"]')?.textContent === 'Deleted view Austen books');
+    expect((await api.listPost('/api/v2/views/index/{objectUuid}', { params: { path: { objectUuid: book.uuid } }, body: {} })).total).toBe(0);
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('4 records'));
   });
 
   it("shows a webhook's deliveries with their outcomes, redelivers one, and restores a webpage's revision", async () => {
