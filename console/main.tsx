@@ -23,7 +23,7 @@ function Page() {
     case 'objects':
       return second ? <ObjectDetail uuid={second} /> : <Objects />;
     case 'records':
-      return second ? <Records objectName={second} /> : <Objects />;
+      return second ? <Records key={second} objectName={second} /> : <Objects />;
     case 'record':
       return <RecordPage uuid={second!} />;
     case 'events':

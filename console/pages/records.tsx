@@ -1,7 +1,9 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { objectByName, parseValue } from '../schema.js';
 import { ErrorBox, Field, Loading, Select, show, useAction, useData, when } from '../ui.js';
+import { ColumnChooser, systemFields, ViewBar, type Column, type View } from './record-views.js';
 
 const operators = ['equals', 'notEquals', 'contains', 'startsWith', 'gt', 'gte', 'lt', 'lte', 'isnull', 'isnotnull'] as const;
 type Operator = (typeof operators)[number];
@@ -21,13 +23,19 @@ export function Records({ objectName }: { objectName: string }) {
   const [archived, setArchived] = useState<'exclude' | 'include' | 'only'>('exclude');
   const [pageNo, setPageNo] = useState(0);
   const [limit, setLimit] = useState(25);
+  const [groups, setGroups] = useState<unknown[]>([]);
+  const [columns, setColumns] = useState<Column[] | null>(null);
+  const [groupBy, setGroupBy] = useState<string | null>(null);
+  const [view, setView] = useState<View | null>(null);
   const props = schema.data?.properties ?? [];
+  const apiFilters = filters.map((f) => ({ key: f.key, operator: f.operator, ...(f.operator === 'isnull' || f.operator === 'isnotnull' ? {} : { value: parseValue(props.find((p) => p.name === f.key), f.value) }) }));
   const records = useData(
     () =>
       api.listPost('/api/v2/{objectName}/index', {
         params: { path: { objectName } },
         body: {
-          filters: filters.map((f) => ({ key: f.key, operator: f.operator, ...(f.operator === 'isnull' || f.operator === 'isnotnull' ? {} : { value: parseValue(props.find((p) => p.name === f.key), f.value) }) })),
+          filters: apiFilters,
+          ...(groups.length ? { groups: groups as never } : {}),
           sort: [sort],
           page: pageNo,
           limit,
@@ -35,13 +43,39 @@ export function Records({ objectName }: { objectName: string }) {
           ...(query ? { query } : {}),
         },
       }),
-    [objectName, JSON.stringify(filters), sort.key, sort.direction, pageNo, limit, archived, query, props.length],
+    [objectName, JSON.stringify(filters), JSON.stringify(groups), sort.key, sort.direction, pageNo, limit, archived, query, props.length],
   );
   const [values, setValues] = useState<Record<string, string>>({});
   const action = useAction();
   if (schema.loading && !schema.data) return <Loading what="the object" />;
   if (!schema.data) return <ErrorBox error={schema.error} />;
   const keys: [string, string][] = props.map((p) => [p.name, p.label]);
+  const fields: [string, string][] = [...keys, ...systemFields];
+  const shown: Column[] = columns ?? [...props.map((p) => ({ key: p.name, width: null })), { key: 'updatedAt', width: null }];
+  const labelOf = (key: string) => fields.find(([k]) => k === key)?.[1] ?? key;
+  const selects = props.filter((p) => p.format === 'select' || p.format === 'multi-select');
+  /** Opening a view puts its columns, filters, sort, page size and grouping in the table. */
+  const openView = (v: View | null) => {
+    setView(v);
+    setPageNo(0);
+    if (!v) {
+      setColumns(null), setFilters([]), setGroups([]), setGroupBy(null), setLimit(25), setSort({ key: 'createdAt', direction: 'desc' });
+      return;
+    }
+    setColumns(v.columns.length ? v.columns : null);
+    setFilters((v.filters as { key: string; operator: Operator; value?: unknown }[]).map((f) => ({ key: f.key, operator: f.operator, value: show(f.value) })));
+    setGroups(v.groups);
+    setSort(v.sort[0] ? { key: v.sort[0].key, direction: v.sort[0].direction === 'asc' ? 'asc' : 'desc' } : { key: 'createdAt', direction: 'desc' });
+    setLimit(v.pageSize);
+    setGroupBy(v.groupBy);
+  };
+  const tableState = () => ({ columns: shown, filters: apiFilters, groups, sort, pageSize: limit, groupBy });
+  const cell = (r: Record<string, unknown>, key: string) => {
+    const values = r.properties as Record<string, unknown>;
+    if (key in values) return show(values[key]);
+    if (key === 'createdAt' || key === 'updatedAt') return when(r[key] as number);
+    return show(r[key]);
+  };
   const addFilter = (e: Event) => {
     e.preventDefault();
     const key = draft.key || props[0]?.name;
@@ -77,6 +111,7 @@ export function Records({ objectName }: { objectName: string }) {
         </button>
       </form>
       <ErrorBox error={action.error} />
+      <ViewBar objectUuid={schema.data.object.uuid} state={tableState} open={view} onOpen={openView} />
       <form class="inline" onSubmit={addFilter} aria-label="Add a filter">
         <Select label="Filter on" name="filterKey" value={draft.key || props[0]?.name || ''} options={keys} onChange={(v) => setDraft({ ...draft, key: v })} />
         <Select label="Operator" name="filterOperator" value={draft.operator} options={[...operators]} onChange={(v) => setDraft({ ...draft, operator: v as Operator })} />
@@ -100,8 +135,11 @@ export function Records({ objectName }: { objectName: string }) {
         <Select label="Sort by" name="sortKey" value={sort.key} options={[['createdAt', 'created'], ['updatedAt', 'updated'], ...keys]} onChange={(v) => setSort({ ...sort, key: v })} />
         <Select label="Direction" name="sortDirection" value={sort.direction} options={['asc', 'desc']} onChange={(v) => setSort({ ...sort, direction: v as 'asc' | 'desc' })} />
         <Select label="Archived" name="archived" value={archived} options={[['exclude', 'hide archived'], ['include', 'include archived'], ['only', 'archived only']]} onChange={(v) => (setArchived(v as 'exclude'), setPageNo(0))} />
-        <Select label="Per page" name="limit" value={String(limit)} options={['10', '25', '50', '100']} onChange={(v) => (setLimit(Number(v)), setPageNo(0))} />
+        <Select label="Per page" name="limit" value={String(limit)} options={[...new Set(['10', '25', '50', '100', String(limit)])]} onChange={(v) => (setLimit(Number(v)), setPageNo(0))} />
+        <Select label="Group by" name="groupBy" value={groupBy ?? ''} options={[['', 'no grouping'], ...selects.map((p): [string, string] => [p.name, p.label])]} onChange={(v) => setGroupBy(v || null)} />
       </div>
+      {groups.length ? <p class="muted">This view also has {groups.length} filter groups (any of them matches).</p> : null}
+      <ColumnChooser fields={fields} columns={shown} onChange={setColumns} />
       <ErrorBox error={records.error} />
       {!data ? <Loading what="records" /> : null}
       {data ? (
@@ -113,29 +151,35 @@ export function Records({ objectName }: { objectName: string }) {
             <thead>
               <tr>
                 <th scope="col">Record</th>
-                {props.map((p) => (
-                  <th scope="col" key={p.name}>
-                    {p.label}
+                {shown.map((c) => (
+                  <th scope="col" key={c.key} style={c.width ? { width: `${c.width}px` } : undefined}>
+                    {labelOf(c.key)}
                   </th>
                 ))}
-                <th scope="col">Updated</th>
               </tr>
             </thead>
             <tbody>
-              {data.items.map((r) => {
-                const values = r.properties as Record<string, unknown>;
-                return (
-                  <tr key={r.uuid} class={r.deletedAt ? 'archived' : ''}>
-                    <td>
-                      <a href={`#/record/${r.uuid}`}>{r.label ?? r.name ?? r.uuid.slice(0, 8)}</a>
-                    </td>
-                    {props.map((p) => (
-                      <td key={p.name}>{show(values[p.name])}</td>
-                    ))}
-                    <td>{when(r.updatedAt)}</td>
-                  </tr>
-                );
-              })}
+              {grouped(data.items as Row[], groupBy).map(([heading, rows]) => (
+                <Fragment key={heading ?? ''}>
+                  {heading !== null ? (
+                    <tr class="group">
+                      <th scope="colgroup" colSpan={shown.length + 1}>
+                        {labelOf(groupBy ?? '')}: {heading || '(none)'} <span class="muted">({rows.length})</span>
+                      </th>
+                    </tr>
+                  ) : null}
+                  {rows.map((r) => (
+                    <tr key={r.uuid} class={r.deletedAt ? 'archived' : ''}>
+                      <td>
+                        <a href={`#/record/${r.uuid}`}>{r.label ?? r.name ?? r.uuid.slice(0, 8)}</a>
+                      </td>
+                      {shown.map((c) => (
+                        <td key={c.key}>{cell(r as never, c.key)}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </Fragment>
+              ))}
             </tbody>
           </table>
           <nav class="row" aria-label="Pages">
@@ -150,4 +194,23 @@ export function Records({ objectName }: { objectName: string }) {
       ) : null}
     </>
   );
+}
+
+interface Row {
+  uuid: string;
+  label?: string | null;
+  name?: string | null;
+  deletedAt?: number | null;
+  properties: unknown;
+}
+
+/** The page's records under a heading per value of the select property (in first-seen order); one group without a heading when not grouped. */
+function grouped(rows: Row[], groupBy: string | null): [string | null, Row[]][] {
+  if (!groupBy) return [[null, rows]];
+  const out = new Map<string, Row[]>();
+  for (const r of rows) {
+    const key = show((r.properties as Record<string, unknown>)[groupBy]);
+    out.set(key, [...(out.get(key) ?? []), r]);
+  }
+  return [...out];
 }

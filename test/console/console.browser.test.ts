@@ -1,7 +1,8 @@
 // The web console in a real browser (Debian's Chromium through puppeteer-core) against a real
 // server process: sign in, create an object and a record, find it by a filter, edit it, open its
 // history, view it as of the first revision, restore that revision, and trace the edit's
-// requestId to its events. A failing test leaves a screenshot in test-output/screenshots/.
+// requestId to its events; save a view and open it after a reload. A failing test leaves a
+// screenshot in test-output/screenshots/.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +156,54 @@ describe('the web console in Chromium', () => {
     expect(await textOf('[data-testid="chain-summary"]')).toMatch(new RegExp(`^1 events with requestId ${editRequestId}`));
     const rows = await page.$$eval('[data-testid="event-row"]', (trs) => trs.map((tr) => tr.textContent ?? ''));
     expect(rows.some((r) => r.includes('RecordUpdated') && r.includes(`record-${uuid}@1`) && r.includes('(this request)'))).toBe(true);
+  });
+
+  it('saves a view with a filter and two columns, and after a reload opening it shows only the matching records with those columns', async () => {
+    const book = (await api.listPost('/api/v2/objects/index', { body: { filters: [{ key: 'name', operator: 'equals', value: 'book' }] } })).items[0]!;
+    await api.post('/api/v2/objects/{objectUuid}/properties', { params: { path: { objectUuid: book.uuid } }, body: { name: 'author', label: 'Author', type: 'string', format: 'text' } });
+    for (const [title, author] of [['Persuasion', 'Austen'], ['Ubik', 'Dick']]) await api.post('/api/v2/{objectName}/', { params: { path: { objectName: 'book' } }, body: { properties: { title, author } } });
+
+    await page.goto(`${server.url}/console/#/records/book`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('4 records'));
+    await page.select('[name="filterKey"]', 'author');
+    await page.select('[name="filterOperator"]', 'equals');
+    await field('filterValue').fill('Austen');
+    await button('Add filter').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('1 records'));
+    await button('Columns').click();
+    await page.click('[name="column-title"]');
+    await page.click('[name="column-updatedAt"]');
+    await page.click('[name="column-createdAt"]');
+    await field('width-author').fill('180');
+    await field('viewName').fill('Austen books');
+    await button('Save as new view').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="view-notice"]')?.textContent === 'Created view Austen books');
+    const saved = (await api.listPost('/api/v2/views/index/{objectUuid}', { params: { path: { objectUuid: book.uuid } }, body: {} })).items;
+    expect(saved.map((v) => [v.name, v.sharing, v.columns, v.filters])).toEqual([['Austen books', 'personal', [{ key: 'author', width: 180 }, { key: 'createdAt', width: null }], [{ key: 'author', operator: 'equals', value: 'Austen' }]]]);
+
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('4 records'));
+    await page.waitForSelector('select[name="view"] option:nth-child(2)');
+    await page.select('[name="view"]', saved[0]!.uuid);
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('1 records'));
+    const table = 'table[aria-label="Records of book"]';
+    expect(await page.$$eval(`${table} thead th`, (ths) => ths.map((th) => th.textContent))).toEqual(['Record', 'Author', 'Created']);
+    const rows = await page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slice(0, 2)).toEqual(['Persuasion', 'Austen']);
+    expect(rows[0]![2]).toMatch(/^\d{4}-\d\d-\d\d /);
+    expect(await page.$eval(`${table} thead th:nth-child(2)`, (th) => (th as HTMLElement).style.width)).toBe('180px');
+
+    // Save view writes the table into the open view; Delete view soft-deletes it.
+    await page.select('[name="limit"]', '10');
+    await button('Save view Austen books').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="view-notice"]')?.textContent === 'Saved view Austen books');
+    const view = await api.get('/api/v2/views/{uuid}', { params: { path: { uuid: saved[0]!.uuid } } });
+    expect([view.pageSize, view.columns.map((c) => c.key)]).toEqual([10, ['author', 'createdAt']]);
+    await button('Delete view Austen books').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="view-notice"]')?.textContent === 'Deleted view Austen books');
+    expect((await api.listPost('/api/v2/views/index/{objectUuid}', { params: { path: { objectUuid: book.uuid } }, body: {} })).total).toBe(0);
+    await page.waitForFunction(() => document.querySelector('[data-testid="records-total"]')?.textContent?.startsWith('4 records'));
   });
 
   it("shows a webhook's deliveries with their outcomes, redelivers one, and restores a webpage's revision", async () => {
