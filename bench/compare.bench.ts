@@ -15,6 +15,7 @@ import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
 import { compareRecord } from './compare.data.js';
 import { syllableWord } from './records.data.js';
+import { productionEnv } from './server-env.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -196,7 +197,7 @@ try {
     },
   ];
   const wanted = (label: string) => !OPS || OPS.some((o) => label.toLowerCase().startsWith(o));
-  const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production' };
+  const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv };
   for (const cache of ['off', 'on'] as const) {
     const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...(cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : {}) }, false);
     children.push(server);

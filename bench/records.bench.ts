@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
 import { benchRecord, syllableWord } from './records.data.js';
+import { productionEnv } from './server-env.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // Each figure's requests run this long before its SECONDS are counted: a figure is the steady
@@ -60,7 +61,7 @@ let serverPid = 0;
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...PROFILE, ...NODE_ARGS, '--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', NODE_ENV: 'production' },
+    env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   serverPid = child.pid!;
