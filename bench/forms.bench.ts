@@ -10,14 +10,12 @@
  * - a record create through the API beside it (one record), as the reference in the same run.
  * The per-address rate limit is off for the run (every visitor is 127.0.0.1). Prints a table; not a test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
-import { productionEnv } from './server-env.js';
+import { benchHttp, type Req } from './bench-http.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -25,59 +23,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ONLY = process.env.BENCH_ONLY; // 'pglite' | 'postgres'
 const PORT = 3990 + (process.pid % 9);
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-interface Req {
-  method: 'GET' | 'POST' | 'PUT';
-  path: string;
-  body?: unknown;
-}
-
-function request(req: Req, token: string): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const r = http.request(
-      {
-        host: '127.0.0.1',
-        port: PORT,
-        method: req.method,
-        path: req.path,
-        agent,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
-      },
-    );
-    r.on('error', reject);
-    if (payload) r.write(payload);
-    r.end();
-  });
-}
-
-async function must(req: Req, token: string) {
-  const res = await request(req, token);
-  if (res.status >= 300) throw new Error(`${req.method} ${req.path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', FORMS_RATE_LIMIT_MAX: '0', REACTORS_ENABLED: 'false', ...productionEnv, PASSWORD_SCRYPT_LOG_N: '12' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    try {
-      await request({ method: 'GET', path: '/api/v2/openapi.json' }, '');
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error('server did not start');
-}
+const { request, must, startServer, close } = benchHttp(PORT, CONCURRENCY);
 
 interface Figure {
   label: string;
@@ -111,7 +57,7 @@ async function measure(label: string, token: string, next: (client: number) => R
 
 async function bench(label: string, env: Record<string, string>) {
   process.stdout.write(`\n${label}: setting up...\n`);
-  const server = await startServer(env);
+  const server = await startServer({ ...env, FORMS_RATE_LIMIT_MAX: '0' });
   try {
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const user = await must({ method: 'POST', path: '/api/v2/auth/register', body: { email: `forms-${suffix}@example.test`, password: 'correct horse battery staple', firstname: 'B', lastname: 'B' } }, '');
@@ -179,4 +125,4 @@ if (ONLY !== 'pglite') {
     }
   }
 }
-agent.destroy();
+close();
