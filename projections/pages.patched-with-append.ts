@@ -17,7 +17,8 @@ const inputColumns = `tenant text, uuid uuid, expected bigint, revision bigint, 
  * the writer's state after the patch instead of read back and patched again. Only pages whose
  * append was made (`heads`), only rows still at the stream revision the writer decided on; when a
  * row was not (or a unique slug refused the change), `check` fails the statement and the store
- * appends the usual way, through the projection.
+ * appends the usual way, through the projection. Its answer to each patch's writer is what the
+ * editor's reply adds to the page: the record's values and the record's locales.
  */
 function patchedRowsWithAppend(param: string) {
   const ctes = `pin as (
@@ -42,7 +43,14 @@ psnap as (
   // A page appended whose row was not at the revision decided on: the uuid read as an integer fails the statement.
   const check = `(select count(*) from pin x
      where (case when not exists (select 1 from pu where pu.tenant = x.tenant and pu.page_uuid = x.uuid) then x.uuid::text end)::int is not null)`;
-  return { ctes, check };
+  // What the module editor's reply adds to the page (read-models/pages.queries.ts `pageExtras`):
+  // the record's values and the locales of the record's pages in the environment. The row is read
+  // as it was before the update (the statement's snapshot): record, environment and locale never change.
+  const answer = `(select coalesce(json_agg(json_build_object('tenant', x.tenant, 'stream_id', '${PAGE_STREAM_PREFIX}' || x.uuid::text, 'answer', json_build_object(
+      'vals', (select r.vals from records r where r.tenant = p.tenant and r.uuid = p.record_uuid and r.is_primary),
+      'locales', (select array_agg(o.locale order by o.locale) from rm_pages o where o.tenant = p.tenant and o.record_uuid = p.record_uuid and o.environment = p.environment and not o.template)))), '[]')
+     from pin x join rm_pages p on p.tenant = x.tenant and p.page_uuid = x.uuid)`;
+  return { ctes, check, answer };
 }
 
 const documentOf = (e: PendingEvent): PageDocument | null => {

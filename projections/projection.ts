@@ -36,13 +36,16 @@ export interface PendingEvent extends Pick<StoredEvent, 'tenant' | 'streamId' | 
  * A projection's writes as CTEs of the append statement. They may read `heads` (tenant, stream_id,
  * revision of each stream the append moved) and take their input (`input` of the group's events)
  * from the parameter `param`; `check` is an expression the statement selects: failing it fails
- * the statement, and then the appends are made the usual way.
+ * the statement, and then the appends are made the usual way. `answer`, optional, is one more
+ * expression it selects: a JSON array of `{tenant, stream_id, answer}` for appends it wrote, each
+ * `answer` handed to that append's writer (`AppendResult.answer`), so that what the writer's reply
+ * needs beside its own state is read in the same round trip. It changes no row.
  */
 export interface FusedWrite {
   /** The prepared statement's name. */
   name: string;
   /** Whether the event can be written so: an append is, when all its events are. */
   accepts(event: PendingEvent): boolean;
-  sql(param: string): { ctes: string; check: string };
+  sql(param: string): { ctes: string; check: string; answer?: string };
   input(events: readonly PendingEvent[]): string;
 }

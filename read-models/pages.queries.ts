@@ -80,6 +80,12 @@ export async function pageOfRecordWithExtras(sql: Sql, tenant: string, recordUui
   return row ?? null;
 }
 
+/** What a page DTO adds to the page: the record's values (null: no record) and the locales of its pages in the environment. */
+export interface PageExtras {
+  vals: Record<string, unknown> | null;
+  locales: string[] | null;
+}
+
 /** What a page DTO adds to the page: the record's values and the locales of its pages in the environment. */
 export async function pageExtras(sql: Sql, tenant: string, recordUuid: string, environment: string): Promise<{ vals: Record<string, unknown> | null; locales: string[] }> {
   const [row] = await sql.query<{ vals: Record<string, unknown> | null; locales: string[] | null }>(

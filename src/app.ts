@@ -18,6 +18,7 @@ import { devRoutes } from './dev/dev.routes.js';
 import { registerAuth } from './auth/authorize.js';
 import { affectsActors, configureActorCache, forgetActors } from './auth/actor-cache.js';
 import { afterAppend } from './event-store/after-append.js';
+import { configureCmsCache, forgetCmsAfter } from './webpages/cms-cache.js';
 import { forgetAuditActors, registerAuditFields } from './http/audit-fields.js';
 import { configureIndexCache } from './records/index-cache.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
@@ -61,6 +62,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { config } = base;
   configureActorCache(config.AUTH_CACHE_MS);
   configureObjectCache(config.SCHEMA_CACHE_MS);
+  configureCmsCache(config.SCHEMA_CACHE_MS);
   configureIndexCache(config.INDEX_CACHE_ENTRIES);
   // Once an append has committed, the caches forget what it may have changed.
   const platform: Platform = {
@@ -72,6 +74,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
         await forgetActors();
       }
       if (affectsSchema(streamId)) await forgetObjects(tenant);
+      await forgetCmsAfter(streamId, tenant);
     }),
   };
   const app = Fastify({

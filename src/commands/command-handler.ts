@@ -39,6 +39,8 @@ export interface Handled<State> {
   state: State;
   revision: number;
   events: StoredEvent[];
+  /** What the append statement answered (`AppendResult.answer`), when it did. */
+  answer?: unknown;
 }
 
 export function metadataFor(context: CommandContext, schemaVersion: number): EventMetadata {
@@ -96,7 +98,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         events.map((e) => ({ ...e, metadata: metadataFor(context, e.version) })),
         { expectedRevision: expected, inTransaction: opts.inTransaction, stateAfter: state },
       );
-      return { state, revision: result.nextRevision, events: result.events };
+      return { state, revision: result.nextRevision, events: result.events, ...(result.answer === undefined ? {} : { answer: result.answer }) };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION' && attempt < retries) {
         const delay = opts.retryDelayMs?.(attempt + 1) ?? 0;

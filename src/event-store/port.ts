@@ -14,6 +14,12 @@ export interface AppendResult {
   nextRevision: number;
   /** The stream's events; with `together`, then the other streams' events in the order given. */
   events: StoredEvent[];
+  /**
+   * What a projection's write in the append statement answered for this append
+   * (`FusedWrite.sql().answer`, Postgres adapter only); absent when the append took another path,
+   * so a writer that uses it reads the same thing itself then.
+   */
+  answer?: unknown;
 }
 
 export interface AppendOptions {

@@ -25,9 +25,9 @@ export function fusedStatements(projections: readonly Projection[]): FusedStatem
   const handlers = (type: string) => projections.filter((p) => p.handles.includes(type)).length;
   return projections.flatMap((p) =>
     (p.withAppend ?? []).map((write) => {
-      const { ctes, check } = write.sql('$2');
+      const { ctes, check, answer } = write.sql('$2');
       const text = `with ${appendManyCtes}, ${ctes}
-    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${check} as checked`;
+    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${check} as checked${answer ? `, ${answer} as answers` : ''}`;
       return { write, text, owns: (type: string) => p.handles.includes(type) && handlers(type) === 1 };
     }),
   );

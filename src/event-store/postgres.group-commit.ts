@@ -22,7 +22,8 @@ export interface PendingAppend {
   stateAfter?: unknown;
   /** More streams committed with this one, all or none (`AppendOptions.together`). */
   together?: readonly { streamId: string; events: NewEvent[]; payload: string; expected: ExpectedRevision }[];
-  resolve(events: StoredEvent[]): void;
+  /** `answer`: what a fused write answered for this append (`AppendResult.answer`). */
+  resolve(events: StoredEvent[], answer?: unknown): void;
   reject(err: unknown): void;
 }
 
@@ -142,17 +143,19 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
    */
   async function flushFused(fuser: FusedStatement, group: PendingAppend[], events: PendingEvent[]) {
     let rows: EventPlace[];
+    const answers = new Map<string, unknown>();
     try {
       const input = fuser.write.input(events);
-      const [row] = await db.query<{ appended: EventPlace[] }>(fuser.text, [requestsOf(group), input], fuser.write.name);
+      const [row] = await db.query<{ appended: EventPlace[]; answers?: { tenant: string; stream_id: string; answer: unknown }[] | null }>(fuser.text, [requestsOf(group), input], fuser.write.name);
       rows = row!.appended;
+      for (const a of row!.answers ?? []) answers.set(streamKey(a.tenant, a.stream_id), a.answer);
     } catch (err) {
       if (isSqlState(err)) return flushInTransaction(group);
       for (const p of group) p.reject(err);
       return;
     }
     committed();
-    await settle(group, storedOf(group, rows));
+    await settle(group, storedOf(group, rows), answers);
   }
 
   /** A group commit: the appends a fused write takes by it (a statement per write), the others in one transaction. */
@@ -219,8 +222,8 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     await settle(group, outcome);
   }
 
-  /** Resolves each append with its events, or rejects it with the revision its stream is at. */
-  async function settle(group: readonly PendingAppend[], outcome: (StoredEvent[] | null)[]) {
+  /** Resolves each append with its events (and a fused write's answer), or rejects it with the revision its stream is at. */
+  async function settle(group: readonly PendingAppend[], outcome: (StoredEvent[] | null)[], answers?: ReadonlyMap<string, unknown>) {
     const failed = group.filter((_, i) => outcome[i] === null);
     const actual = new Map<string, number>();
     if (failed.length > 0) {
@@ -234,7 +237,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     }
     for (const [i, p] of group.entries()) {
       const out = outcome[i];
-      if (out) p.resolve(out);
+      if (out) p.resolve(out, answers?.get(streamKey(p.tenant, p.streamId)));
       else p.reject(wrongRevision(p.streamId, p.expected, actual.get(streamKey(p.tenant, p.streamId)) ?? -1));
     }
   }

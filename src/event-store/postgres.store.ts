@@ -84,12 +84,23 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       const payloadOf = (evs: readonly NewEvent[]) => JSON.stringify(evs.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
       const payload = payloadOf(events);
       const together = options.together?.map((t) => ({ streamId: t.streamId, events: t.events, payload: payloadOf(t.events), expected: t.expectedRevision }));
-      const stored = await timed(appendDuration, () =>
-        new Promise<StoredEvent[]>((resolve, reject) =>
-          commits.submit({ tenant, streamId, events, payload, expected: options.expectedRevision, inTransaction: options.inTransaction, stateAfter: options.stateAfter, together, resolve, reject }),
+      const { stored, answer } = await timed(appendDuration, () =>
+        new Promise<{ stored: StoredEvent[]; answer: unknown }>((resolve, reject) =>
+          commits.submit({
+            tenant,
+            streamId,
+            events,
+            payload,
+            expected: options.expectedRevision,
+            inTransaction: options.inTransaction,
+            stateAfter: options.stateAfter,
+            together,
+            resolve: (stored, answer) => resolve({ stored, answer }),
+            reject,
+          }),
         ),
       );
-      return { nextRevision: stored[events.length - 1]!.revision, events: stored };
+      return { nextRevision: stored[events.length - 1]!.revision, events: stored, ...(answer === undefined ? {} : { answer }) };
     },
 
     async readStream(tenant, streamId, options: ReadStreamOptions = {}) {

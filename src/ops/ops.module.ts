@@ -6,6 +6,7 @@ import { projections } from '../../projections/index.js';
 import { joinCacheBus } from '../cache/cache-bus.js';
 import { forgetActorsHere, STALE_ACTORS } from '../auth/actor-cache.js';
 import { forgetObjectsHere, STALE_SCHEMA } from '../records/object-cache.js';
+import { forgetCmsFrom, STALE_CMS } from '../webpages/cms-cache.js';
 import { forgetAuditActors } from '../http/audit-fields.js';
 import { healthRoutes } from './health.routes.js';
 import { isDraining } from './draining.js';
@@ -48,4 +49,5 @@ function forgetStale(what: string) {
     forgetAuditActors();
   }
   else if (what.startsWith(STALE_SCHEMA)) forgetObjectsHere(what.slice(STALE_SCHEMA.length));
+  else if (what.startsWith(STALE_CMS)) forgetCmsFrom(what.slice(STALE_CMS.length));
 }

@@ -12,6 +12,7 @@ import { handleCommand, type CommandContext } from '../commands/command-handler.
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
+import { cachedCatalogue } from './cms-cache.js';
 import { auditFields, auditFieldsOf, type Actors } from '../http/audit-fields.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { pageOffset, paginationBody } from '../http/pagination.js';
@@ -66,9 +67,11 @@ export function makeModules(deps: { db: Db; store: EventStore; appModules?: (ten
    * The catalogue a page edit is checked against: company modules, overridden by the editor's
    * personal ones, and the installed apps' modules (`<appUuid>/<name>`, which no other name matches).
    */
-  async function catalogue(tenant: string, userUuid: string | null): Promise<ModuleCatalogue> {
-    const [rows, apps] = await Promise.all([moduleCatalogueRows(db, tenant, userUuid), deps.appModules?.(tenant)]);
-    return new Map([...(apps ?? []), ...rows.map((r) => [r.name, { name: r.name, label: r.label, description: r.description, fields: r.fields }] as const)]);
+  function catalogue(tenant: string, userUuid: string | null): Promise<ModuleCatalogue> {
+    return cachedCatalogue(tenant, userUuid, async () => {
+      const [rows, apps] = await Promise.all([moduleCatalogueRows(db, tenant, userUuid), deps.appModules?.(tenant)]);
+      return new Map([...(apps ?? []), ...rows.map((r) => [r.name, { name: r.name, label: r.label, description: r.description, fields: r.fields }] as const)]);
+    });
   }
   return { run, found, catalogue, list: (tenant: string, owner: string | null, limit: number, offset: number) => listModules(db, tenant, owner, limit, offset) };
 }

@@ -5,7 +5,7 @@ import { pageStream, type StoredProtection } from '../../aggregates/page/page.ev
 import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { SLUG, type PagePatchInput } from '../../aggregates/page/page.patch.js';
 import { defaultEnvironment, environmentByKey, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
-import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, pageOfRecordWithExtras, publicationOf, type PageRow } from '../../read-models/pages.queries.js';
+import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, pageOfRecordWithExtras, publicationOf, type PageExtras, type PageRow } from '../../read-models/pages.queries.js';
 import { getRecord } from '../../read-models/records.queries.js';
 import { traitOf } from '../../read-models/traits.queries.js';
 import type { PageConfig } from '../../aggregates/trait/trait.schemas.js';
@@ -14,6 +14,8 @@ import { handleCommand, type CommandContext } from '../commands/command-handler.
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
+import { cachedDefaultEnvironment } from './cms-cache.js';
+import { pageHeads, type PageHead } from './page-heads.js';
 import { toCmsPage, type CmsPage, type CreatePageBody, type PageView, type ProtectionInput, type UpdatePageBody } from './pages.schemas.js';
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -67,6 +69,8 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
   const { db, store } = deps;
   const hasher = makePasswordHasher({ logN: deps.passwordLogN });
   const catalogueOf = deps.catalogue ?? (async () => null);
+  const heads = pageHeads();
+  const defaultKey = (tenant: string) => cachedDefaultEnvironment(tenant, async () => (await defaultEnvironment(db, tenant))?.key ?? null);
 
   async function protectionOf(input: ProtectionInput | undefined): Promise<StoredProtection | undefined> {
     if (!input) return undefined;
@@ -86,21 +90,28 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
     throw invalid(field, `${field}: environment ${key} does not exist in the selected company`, 'Use the key of one of GET /api/v2/cms/environments', 'NOT_FOUND');
   }
 
-  /** Runs a command on a page stream; the read-model row (written in the append's transaction) is the snapshot. */
-  async function run(tenant: string, pageUuid: string, command: PageCommand | ((s: PageState) => PageCommand), context: CommandContext, loaded?: PageRow) {
+  /**
+   * Runs a command on a page stream; the read-model row (written in the append's transaction) is
+   * the snapshot, or on a first attempt `loaded` (a row just read, or a kept head). What it leaves
+   * is kept as the page's head.
+   */
+  async function run(tenant: string, pageUuid: string, command: PageCommand | ((s: PageState) => PageCommand), context: CommandContext, loaded?: PageHead) {
     try {
-      return await handleCommand({
+      const handled = await handleCommand({
         store,
         decider: pageDecider,
         streamId: pageStream(pageUuid),
         command: typeof command === 'function' ? (s: PageState) => command(s) : command,
         context,
         snapshot: async (attempt) => {
-          const row = attempt === 0 && loaded ? loaded : await pageByUuid(db, tenant, pageUuid);
+          if (attempt === 0 && loaded) return loaded;
+          const row = await pageByUuid(db, tenant, pageUuid);
           return row ? { state: stateOf(row), revision: row.revision } : null;
         },
         retryDelayMs: (attempt) => attempt * 2,
       });
+      heads.remember(tenant, handled);
+      return handled;
     } catch (err) {
       if (isUniqueViolation(err, 'rm_pages_slug_unique')) {
         const row = await pageByUuid(db, tenant, pageUuid);
@@ -191,14 +202,36 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
       return dto(viewOfState(handled.state), context.tenant);
     },
 
+    /**
+     * The module editor. The batch is decided on the page's kept head when there is one (no read:
+     * one statement, which also reads what the reply adds to the page), else on the page as read
+     * beside the module catalogue. A batch a head refused is decided again on the page as read, so
+     * a stale head never decides an answer.
+     */
     async patch(context: CommandContext, recordUuid: string, environment: string | undefined, body: { locale: string; patches: PagePatchInput[]; expectedRevision: number }): Promise<CmsPage> {
       const { tenant } = context;
-      // Two reads side by side: the page (with what its answer adds: the record's values and the
-      // record's locales, which a patch does not change) and the module catalogue; then the append.
-      const [row, catalogue] = await Promise.all([pageOfRecordWithExtras(db, tenant, recordUuid, environment ?? null, body.locale), catalogueOf(tenant, context.userUuid)]);
-      if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${environment ?? '(default)'} and locale ${body.locale}`);
       const freshIds = Array.from({ length: idsNeeded(body.patches) }, () => randomUUID());
-      const handled = await run(tenant, row.page_uuid, { type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision }, context, row);
+      const command = (catalogue: ModuleCatalogue | null): PageCommand => ({ type: 'PatchPage', patches: body.patches, freshIds, catalogue, expectedRevision: body.expectedRevision });
+      const [env, catalogue] = await Promise.all([environment ?? defaultKey(tenant), catalogueOf(tenant, context.userUuid)]);
+      const head = env === null ? undefined : heads.at(tenant, recordUuid, env, body.locale);
+      if (head) {
+        const pageUuid = head.state.info!.pageUuid;
+        try {
+          const handled = await run(tenant, pageUuid, command(catalogue), context, head);
+          const extras = (handled.answer as PageExtras | undefined) ?? (await pageExtras(db, tenant, recordUuid, env!));
+          return toCmsPage(viewOfState(handled.state), seconds(Date.now()), extras.vals ?? {}, extras.locales ?? []);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          heads.forget(tenant, pageUuid);
+        }
+      }
+      // The page (with what its answer adds: the record's values and the record's locales, which a
+      // patch does not change), then the append.
+      const row = await pageOfRecordWithExtras(db, tenant, recordUuid, environment ?? null, body.locale);
+      if (!row) throw notFound('Webpage', `of record ${recordUuid} in environment ${environment ?? '(default)'} and locale ${body.locale}`);
+      const loaded = { state: stateOf(row), revision: row.revision };
+      heads.remember(tenant, loaded);
+      const handled = await run(tenant, row.page_uuid, command(catalogue), context, loaded);
       return toCmsPage(viewOfState(handled.state), seconds(Date.now()), row.vals ?? {}, row.locales ?? []);
     },
 
