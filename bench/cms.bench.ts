@@ -41,22 +41,51 @@ interface Figure {
 
 /** The processes whose CPU time a figure counts: the server, and (PostgreSQL) the bench database's backends. */
 let cpuPids: () => Promise<{ server: number[]; db: number[] }> = async () => ({ server: [], db: [] });
-/** utime + stime of the processes, in ms (Linux /proc; 0 elsewhere). A figure per request is robust to a loaded machine, unlike req/s. */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone, or not Linux
-    }
+/** utime + stime of a process, in ms (Linux /proc; null when it is gone, or elsewhere). */
+function cpuOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
   }
-  return ticks * 10;
 }
-async function cpuNow() {
-  const p = await cpuPids();
-  return { pids: p, server: cpuMs(p.server), db: cpuMs(p.db) };
+
+/**
+ * CPU time of the processes of a figure over its counted seconds, read every 250 ms: a process
+ * that leaves (a pooled connection closed when idle) counts up to its last reading, one that comes
+ * counts from its start. A figure per request is robust to a loaded machine, unlike req/s.
+ */
+function cpuMeter() {
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  let started = false;
+  const read = async () => {
+    const p = await cpuPids();
+    for (const [side, pids] of [['server', p.server], ['db', p.db]] as const) {
+      for (const pid of pids) {
+        const ms = cpuOf(pid);
+        if (ms === null) continue;
+        const key = `${side}:${pid}`;
+        if (!first.has(key)) first.set(key, started ? 0 : ms);
+        last.set(key, ms);
+      }
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    async start() {
+      await read();
+      started = true;
+      timer = setInterval(() => void read(), 250);
+    },
+    async stop() {
+      clearInterval(timer);
+      await read();
+      const total = (side: string) => [...last].filter(([k]) => k.startsWith(`${side}:`)).reduce((s, [k, ms]) => s + ms - first.get(k)!, 0);
+      return started ? { server: total('server'), db: total('db') } : { server: 0, db: 0 };
+    },
+  };
 }
 
 /** CONCURRENCY clients for SECONDS after WARMUP; client k sends next(k) one request after another. */
@@ -65,8 +94,8 @@ async function measure(label: string, token: string, next: (client: number) => R
   const until = counted + SECONDS * 1000;
   const latencies: number[] = [];
   let errors = 0;
-  let cpuStart: Promise<Awaited<ReturnType<typeof cpuNow>>> | undefined;
-  const warm = setTimeout(() => (cpuStart = cpuNow()), WARMUP * 1000);
+  const meter = cpuMeter();
+  const warm = setTimeout(() => void meter.start(), WARMUP * 1000);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, k) => {
       while (Date.now() < until) {
@@ -79,10 +108,9 @@ async function measure(label: string, token: string, next: (client: number) => R
     }),
   );
   clearTimeout(warm);
-  const begin = await cpuStart;
-  // The same processes at both ends (a backend that left is counted up to its last reading).
-  const cpuServer = begin ? (cpuMs(begin.pids.server) - begin.server) / Math.max(1, latencies.length) : 0;
-  const cpuDb = begin ? (cpuMs(begin.pids.db) - begin.db) / Math.max(1, latencies.length) : 0;
+  const cpu = await meter.stop();
+  const cpuServer = cpu.server / Math.max(1, latencies.length);
+  const cpuDb = cpu.db / Math.max(1, latencies.length);
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
   return { label, rps: latencies.length / ((Date.now() - counted) / 1000), p50: q(0.5), p99: q(0.99), errors, cpuServer, cpuDb };
@@ -157,6 +185,9 @@ async function bench(label: string, env: Record<string, string>, backends: () =>
     const width = Math.max(...figures.map((f) => f.label.length));
     process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors  ${'CPU ms/req: server'.padStart(18)}  ${'db'.padStart(5)}\n`);
     for (const f of figures) process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${String(f.errors).padStart(6)}  ${f.cpuServer.toFixed(2).padStart(18)}  ${f.cpuDb.toFixed(2).padStart(5)}\n`);
+    const [patches, , get] = figures as [Figure, Figure, Figure];
+    const cpu = (f: Figure) => f.cpuServer + f.cpuDb;
+    process.stdout.write(`  patches/s per record GET/s: ${(patches.rps / get.rps).toFixed(2)}; CPU per patch per CPU of a record GET: ${(cpu(patches) / cpu(get)).toFixed(2)} (${cpu(patches).toFixed(2)} / ${cpu(get).toFixed(2)} ms)\n`);
     process.stdout.write(`  read revision 1 of ${REVISIONS.toLocaleString('en-US')}: median ${first.median.toFixed(1)} ms, max ${first.max.toFixed(1)} ms (50 requests, one at a time, over HTTP)\n`);
     process.stdout.write(`  read revision ${(REVISIONS - 1).toLocaleString('en-US')}: median ${mid.median.toFixed(1)} ms, max ${mid.max.toFixed(1)} ms\n`);
     process.stdout.write(`  concurrency ${CONCURRENCY}, ${SECONDS} s per figure after ${WARMUP} s of warm-up\n`);
