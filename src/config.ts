@@ -38,7 +38,7 @@ const configSchema = z
     SESSION_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),
     // How long another process may act on a session actor it cached (0: no cache; docs/auth.md).
     AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-    // How long another process may use an object definition it cached (0: no cache; docs/records.md).
+    // How long another process may use an object definition, or a CMS module catalogue, it cached (0: no cache; docs/records.md, docs/cms.md).
     SCHEMA_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // Filtered index results kept, exact by the object's change count (0: no cache; docs/records.md).
     INDEX_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(2000),
