@@ -137,7 +137,7 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     for (const [label, drop] of variants) {
       await client.query('begin');
-      for (const ix of drop) await client.query(`drop index ${ix}`);
+      for (const ix of drop) await client.query(`drop index if exists ${ix}`);
       const fresh = new Map<string, string>();
       const c = await run(createSet, fresh);
       const u = await run(updateSet, fresh);
