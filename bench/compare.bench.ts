@@ -7,9 +7,15 @@
  * BENCH_ROUNDS rounds of BENCH_SECONDS seconds per side at BENCH_CONCURRENCY (16) clients. The
  * list operations run with the project's result cache off (INDEX_CACHE_ENTRIES=0), then on.
  * Prints requests/s, p99 and the ratio (project / limit). Not a test; figures of a loaded machine
- * are only comparable as ratios of one run.
+ * are only comparable as ratios of one run. Each side's CPU time per request is printed too: its
+ * server process and the database's backends (read from /proc: PostgreSQL must run on this
+ * machine, else those columns are 0), and their ratio, which a loaded machine disturbs much less
+ * than requests/s. BENCH_OPS: the operations whose label starts with one of
+ * these (comma-separated: `create,update`); BENCH_CPU_PROF=<dir>: the project's server writes a
+ * V8 CPU profile there (node --cpu-prof) when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
@@ -29,8 +35,8 @@ const LIMIT_PORT = 4100 + (process.pid % 50);
 const PORT = 4200 + (process.pid % 50);
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
-function spawnNode(args: string[], env: Record<string, string>, capture: boolean): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'inherit'] });
+function spawnNode(args: string[], env: Record<string, string>, capture: boolean, flags: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...flags, '--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'inherit'] });
 }
 
 async function waitFor(pool: Pool, path: string) {
@@ -71,13 +77,41 @@ const call = async (pool: Pool, req: Req, token?: string): Promise<{ status: num
 interface Side {
   pool: Pool;
   token?: string;
+  /** The side's server process (its CPU time is read from /proc). */
+  pid: () => number | undefined;
   latencies: number[];
   errors: number;
   seconds: number;
+  /** CPU ms spent by the server process and by the database's backends while this side ran. */
+  serverCpu: number;
+  dbCpu: number;
+}
+
+/** utime + stime of a process in ms (clock ticks of 10 ms), 0 when it is gone or not readable. */
+function cpuMsOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The CPU time of the bench database's backends (PostgreSQL on this machine: /proc), by pid. Only
+ * one side runs at a time, so what they spend while it runs is that side's database work, on a
+ * loaded machine as on a quiet one (unlike requests/s).
+ */
+async function dbCpu(): Promise<Map<number, number>> {
+  const rows = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [DB]);
+  return new Map(rows.map((r) => [r.pid, cpuMsOf(r.pid)]));
 }
 
 /** CONCURRENCY clients for SECONDS on one side. */
 async function drive(side: Side, next: (i: number) => Req) {
+  const db0 = await dbCpu();
+  const server0 = cpuMsOf(side.pid());
   const started = Date.now();
   const until = started + SECONDS * 1000;
   let i = 0;
@@ -93,6 +127,8 @@ async function drive(side: Side, next: (i: number) => Req) {
     }),
   );
   side.seconds += (Date.now() - started) / 1000;
+  side.serverCpu += cpuMsOf(side.pid()) - server0;
+  for (const [pid, ms] of await dbCpu()) side.dbCpu += ms - (db0.get(pid) ?? 0);
 }
 
 interface Op {
@@ -103,9 +139,9 @@ interface Op {
 
 const figures: string[][] = [];
 
-async function compare(op: Op, limit: Pool, project: Pool, token: string) {
-  const a: Side = { pool: limit, latencies: [], errors: 0, seconds: 0 };
-  const b: Side = { pool: project, token, latencies: [], errors: 0, seconds: 0 };
+async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: { limit?: number; project?: number }) {
+  const a: Side = { pool: limit, pid: () => pids.limit, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 };
+  const b: Side = { pool: project, token, pid: () => pids.project, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 };
   let offset = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const base = offset;
@@ -115,11 +151,16 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string) {
   }
   const stat = (s: Side) => {
     s.latencies.sort((x, y) => x - y);
-    return { rps: s.latencies.length / s.seconds, p99: s.latencies[Math.floor(s.latencies.length * 0.99)] ?? 0 };
+    const n = Math.max(1, s.latencies.length);
+    return { rps: s.latencies.length / s.seconds, p99: s.latencies[Math.floor(s.latencies.length * 0.99)] ?? 0, server: s.serverCpu / n, db: s.dbCpu / n };
   };
   const x = stat(a);
   const y = stat(b);
-  const row = [op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`];
+  const cpu = (s: { server: number; db: number }) => `${s.server.toFixed(2)} + ${s.db.toFixed(2)}`;
+  const row = [
+    op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`,
+    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`,
+  ];
   figures.push(row);
   say(`  ${row.join(' | ')}`);
 }
@@ -199,17 +240,29 @@ try {
   const wanted = (label: string) => !OPS || OPS.some((o) => label.toLowerCase().startsWith(o));
   const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv };
   for (const cache of ['off', 'on'] as const) {
-    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...(cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : {}) }, false);
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...(cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : {}) }, false, profile);
     children.push(server);
     const project = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONCURRENCY });
     await waitFor(project, '/api/v2/health');
+    // The limit server's table was vacuumed and analyzed after its seed; the project's seed leaves
+    // that to the server's own statistics check (src/db/statistics.ts, every 30 s), which is
+    // waited for here, so that its one-off analysis of the seeded tables is not counted in the
+    // first operation's figures.
+    const direct = createPostgresDb({ connectionString: url, max: 1 });
+    for (let i = 0; i < 120; i++) {
+      const [analyzed] = await direct.query<{ done: boolean }>(`select last_analyze is not null as done from pg_stat_user_tables where relname = 'record_values'`);
+      if (analyzed?.done) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await direct.close();
     const a = await (await call(limit, listA(0))).json();
     const b = await (await call(project, listB(0), seedToken)).json();
     say(`\nresult cache ${cache}: the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
-    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors');
+    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project)');
     for (const op of ops) {
       if (cache === 'on' && !/list|page|free text/.test(op.label)) continue;
-      if (wanted(op.label)) await compare({ ...op, label: `${op.label}${cache === 'on' ? ', result cache on' : ''}` }, limit, project, seedToken);
+      if (wanted(op.label)) await compare({ ...op, label: `${op.label}${cache === 'on' ? ', result cache on' : ''}` }, limit, project, seedToken, { limit: limitServer.pid, project: server.pid });
     }
     await project.close();
     await stop(server);

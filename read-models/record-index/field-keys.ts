@@ -4,7 +4,7 @@ import type { Sql } from '../../ports/sql.js';
 /**
  * The pivot keys (`record_fields.fid`) of an index request's own properties, known before its SQL
  * is built, so that they are literals in it: the planner then estimates `v.fid = 3 and v.t = $x`
- * and a gram key `3:ru` from the statistics of that key (a key computed by an init plan is a value
+ * from the statistics of that key (a key computed by an init plan is a value
  * it cannot see, and its default guess drove nested loops over tens of thousands of candidates).
  *
  * A key, once made, never changes while the read model lives; a rebuild (servers stopped) makes

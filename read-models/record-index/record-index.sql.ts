@@ -120,11 +120,6 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
     return `(select f.fid from record_fields f where f.tenant = $1 and f.object_uuid = ${objectParam}::uuid and f.name = ${lit(name)})`;
   }
 
-  /** The gram key of a term: a literal when the pivot key is one (the planner then estimates it), else built at run time. */
-  function gramKey(fidSql: string, term: string) {
-    return /^\d+$/.test(fidSql) ? `${arg([`${fidSql}:${term}`], '::text[]')}` : `array[${fidSql}::text || ':' || ${arg(term, '::text')}]`;
-  }
-
   /** `alias`'s row has a pivot atom of the property satisfying `cond` (over `v`): an index probe or scan of the pivot. */
   function pivot(alias: string, objectOf: () => string, name: string, cond: string) {
     return `${alias}.rid in (select v.rid from record_values v where v.fid = ${fid(objectOf(), name)} and ${cond})`;
@@ -168,20 +163,12 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
       }
       case 'contains':
       case 'startsWith':
-      case 'endsWith': {
-        const term = fold(String(c.value));
-        const op = c.op;
-        const check = () => `v.tf like ${arg(like(op, String(c.value)))}`;
-        // One or two characters: no trigram to look up; the term's own gram posting list (migration 0019) finds the candidates.
-        // The key holds the property's pivot key, so it needs no `v.fid =`; for contains a term of
-        // one or two characters is in the grams exactly when the text contains it (no recheck, and
-        // the planner's estimate is the key's own frequency).
-        if (isShortTerm(term)) {
-          const grams = `record_grams(v.fid, v.tf) @> ${gramKey(fid(objectOf(), name), term)}`;
-          return `${alias}.rid in (select v.rid from record_values v where ${grams}${c.op === 'contains' ? '' : ` and ${check()}`})`;
-        }
-        return pivot(alias, objectOf, name, check());
-      }
+      case 'endsWith':
+        // The trigrams of exactly that property. A term of one or two characters has none, so the
+        // property's pivot rows are read with the check: migration 0022 dropped the gram index
+        // (0019) that looked them up, whose keys were the largest share of a write's index work
+        // (docs/records.md, ADR 0005).
+        return pivot(alias, objectOf, name, `v.tf like ${arg(like(c.op, String(c.value)))}`);
       case 'gt':
       case 'gte':
       case 'lt':
@@ -250,12 +237,6 @@ export function sqlBuilder(initial: readonly unknown[], relations: Readonly<Reco
 }
 
 export type SqlBuilder = ReturnType<typeof sqlBuilder>;
-
-/** A term of one or two characters (code points): what the gram index (migration 0019) answers. */
-export const isShortTerm = (term: string) => {
-  const n = [...term].length;
-  return n === 1 || n === 2;
-};
 
 /** A free-text query (websearch syntax) whose lexemes carry the object's key, as its rows' do (migration 0006). */
 export const textQuery = (object: string, query: string) => `scoped_tsquery(${object}::uuid, websearch_to_tsquery('simple', ${query}))`;

@@ -12,7 +12,8 @@ import { seedSyntheticObject, syntheticCatalog } from './synthetic-object.js';
  * Plans that do not depend on luck (issue 15): 100,000 records written by set-based SQL, the
  * statistics refreshed by the project's own check (src/db/statistics.ts, what the server runs;
  * PostgreSQL here may run without autovacuum), then the SQL of each representative request is
- * EXPLAINed: a sequential scan of `records` or of the pivot fails the test. PostgreSQL only
+ * EXPLAINed: a sequential scan of `records` or of the pivot fails the test (of `records` only, for
+ * a term of one or two characters: no index serves it since migration 0022). PostgreSQL only
  * (PGlite plans every statement alike and has no parallel workers or statistics worth testing).
  */
 const N = 100_000;
@@ -68,10 +69,7 @@ describe.skipIf(!onPostgres)('index plans at 100,000 records (PostgreSQL)', () =
   const selective: [string, unknown][] = [
     ['equality on a unique-ish text', { filters: [{ key: 'email', operator: 'equals', value: 'contact4242@karalo.example' }] }],
     ['a rare contains (trigrams)', { filters: [{ key: 'name', operator: 'contains', value: 'holdings 4242' }], sort: [{ key: 'due', direction: 'desc' }] }],
-    ['a two-letter contains no record holds (grams)', { filters: [{ key: 'name', operator: 'contains', value: 'zq' }, { key: 'status', operator: 'equals', value: 'active' }] }],
-    ['a one-letter startsWith on a short property (grams)', { filters: [{ key: 'city', operator: 'startsWith', value: 'x' }] }],
     ['a narrow number range and an equality', { filters: [{ key: 'amount', operator: 'between', value: [10, 10.5] }, { key: 'status', operator: 'equals', value: 'won' }], sort: [{ key: 'due', direction: 'asc' }] }],
-    ['a narrow date range, a two-letter contains, sorted by the date', { filters: [{ key: 'due', operator: 'between', value: ['2023-03-01', '2023-03-03'] }, { key: 'name', operator: 'contains', value: 'ru' }], sort: [{ key: 'due', direction: 'desc' }] }],
     ['unfiltered, sorted by a property, page 200', { sort: [{ key: 'due', direction: 'desc' }], page: 199 }],
   ];
 
@@ -86,16 +84,33 @@ describe.skipIf(!onPostgres)('index plans at 100,000 records (PostgreSQL)', () =
     expect(seqScans(seen, 'record_values')).toEqual([]);
   });
 
-  it('the bench shape (two-letter contains, an equality on a select, date sort): the pivot is read by its indexes only, and the answer is exact', async () => {
-    const body = { filters: [{ key: 'name', operator: 'contains', value: 'ru' }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], page: 199 };
+  // Terms of one or two characters have no trigram. Since migration 0022 dropped the gram index
+  // of 0019 (its keys were the largest share of a write's index work: docs/records.md), the
+  // property's pivot rows are read with the `tf like` check, as before 0019 (ADR 0005). The record
+  // rows are still not scanned in these shapes, and every answer is exact (the same count over the
+  // rows).
+  const live = 'tenant = $1 and object_uuid = $2::uuid and deleted_at is null';
+  const shortTerms: [string, unknown, string][] = [
+    ['a two-letter contains no record holds, and an equality', { filters: [{ key: 'name', operator: 'contains', value: 'zq' }, { key: 'status', operator: 'equals', value: 'active' }] }, `lower(vals->>'name') like '%zq%' and vals @> '{"status":"active"}'`],
+    ['a one-letter startsWith on a short property', { filters: [{ key: 'city', operator: 'startsWith', value: 'x' }] }, `lower(vals->>'city') like 'x%'`],
+    ['a narrow date range, a two-letter contains, sorted by the date', { filters: [{ key: 'due', operator: 'between', value: ['2023-03-01', '2023-03-03'] }, { key: 'name', operator: 'contains', value: 'ru' }], sort: [{ key: 'due', direction: 'desc' }] }, `vals->>'due' between '2023-03-01' and '2023-03-03' and lower(vals->>'name') like '%ru%'`],
+  ];
+
+  it.each(shortTerms)('%s (a term of one or two characters): no sequential scan of records, and the answer is exact', async (_label, body, where) => {
     const { seen, result } = await planOf(body);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seqScans(seen, 'records')).toEqual([]);
+    const [count] = await db.query<{ n: string }>(`select count(*) as n from records where ${live} and ${where}`, [TENANT, OBJECT]);
+    expect(result.total).toBe(Number(count!.n));
+  });
+
+  it('the bench shape (two-letter contains, an equality on a select, date sort): the answer is exact', async () => {
+    const body = { filters: [{ key: 'name', operator: 'contains', value: 'ru' }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], page: 199 };
+    const { result } = await planOf(body);
     // A seventh of the object matches: one pass over the object's rows is cheaper than that many
-    // random reads (docs/adr/0005), so `records` may be scanned; the pivot never is.
-    expect(seqScans(seen, 'record_values')).toEqual([]);
-    const [count] = await db.query<{ n: string }>(
-      `select count(*) as n from records where tenant = $1 and object_uuid = $2::uuid and deleted_at is null and vals @> '{"status":"active"}' and lower(vals->>'name') like '%ru%'`,
-      [TENANT, OBJECT],
-    );
+    // random reads (docs/adr/0005), so `records` may be scanned, and so is the pivot for the
+    // two-letter term (no index answers it since migration 0022).
+    const [count] = await db.query<{ n: string }>(`select count(*) as n from records where ${live} and vals @> '{"status":"active"}' and lower(vals->>'name') like '%ru%'`, [TENANT, OBJECT]);
     expect(result.total).toBe(Number(count!.n));
     expect(result.uuids).toHaveLength(25);
   });
