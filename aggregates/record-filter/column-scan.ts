@@ -1,7 +1,7 @@
 import type { CompiledIndexRequest, CompiledSort, Condition, FieldType, Scalar } from './filter.compile.js';
 import { effectiveSort, sortValueOf } from './filter.evaluate.js';
 import { complementOf } from './filter.schema.js';
-import { columnKey, type ObjectColumns } from './object-columns.js';
+import { columnKey, foldedColumn, type ObjectColumns, type RowOrder } from './object-columns.js';
 import { compareText, fold, isPlainObject } from './values.js';
 import { pageOffset } from '../kernel/paging.js';
 
@@ -109,25 +109,79 @@ export function valueTest(c: Condition): (v: unknown) => boolean {
   return (v) => (Array.isArray(v) ? v.some(test) : test(v));
 }
 
-/** A row test for a filter (every `all` condition, then one `anyOf` group when there are any). */
-function rowTest(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'archived'>): (row: number) => boolean {
-  const cell = (c: Condition) => {
-    const values = c.field.system && c.field.name === 'uuid' ? store.uuids : store.columns.get(columnKey(c.field));
-    if (!values) throw new Error(`column ${columnKey(c.field)} is not held`);
-    const test = valueTest(c);
-    return (row: number) => test(values[row]);
-  };
-  const all = request.filter.all.map(cell);
-  const groups = request.filter.anyOf.map((g) => g.map(cell));
+const stringOps: Partial<Record<Condition['op'], (text: string, term: string) => boolean>> = {
+  contains: (text, term) => text.includes(term),
+  startsWith: (text, term) => text.startsWith(term),
+  endsWith: (text, term) => text.endsWith(term),
+};
+
+/** The rows in the request's archive scope (live rows only), in row order. */
+function scopeRows(store: ObjectColumns, archived: CompiledIndexRequest['archived']): { rows: Int32Array; count: number } {
+  const { uuids } = store;
   const deleted = store.columns.get('@deletedAt')!;
-  const mode = request.archived;
-  const inScope = mode === 'include' ? () => true : mode === 'only' ? (row: number) => deleted[row] !== null && deleted[row] !== undefined : (row: number) => deleted[row] === null || deleted[row] === undefined;
-  return (row) => {
-    if (!inScope(row)) return false;
-    for (const t of all) if (!t(row)) return false;
-    if (groups.length === 0) return true;
-    return groups.some((g) => g.every((t) => t(row)));
-  };
+  const n = uuids.length;
+  const rows = new Int32Array(n);
+  let count = 0;
+  for (let row = 0; row < n; row++) {
+    if (uuids[row] === null) continue;
+    const gone = deleted[row] !== null && deleted[row] !== undefined;
+    if (archived === 'include' || (archived === 'only') === gone) rows[count++] = row;
+  }
+  return { rows, count };
+}
+
+/** A condition as a test of a row. */
+function rowTest(store: ObjectColumns, c: Condition): (row: number) => boolean {
+  const key = columnKey(c.field);
+  const values = c.field.system && c.field.name === 'uuid' ? store.uuids : store.columns.get(key);
+  if (!values) throw new Error(`column ${key} is not held`);
+  const positive = complementOf[c.op] ?? c.op;
+  const text = stringOps[positive];
+  if (text && c.field.type !== 'json' && !(c.field.system && c.field.name === 'uuid')) {
+    // The folded text kept with the column; a value that is not one string takes the general test.
+    const folded = foldedColumn(store, key);
+    const term = fold(String(c.value));
+    const general = valueTest({ ...c, op: positive });
+    const holds = (row: number) => {
+      const f = folded[row];
+      return f !== undefined ? text(f, term) : general(values[row]);
+    };
+    return positive === c.op ? holds : (row) => !holds(row);
+  }
+  const test = valueTest(c);
+  if (c.op === 'equals' && c.field.type !== 'uuid' && c.field.type !== 'json') {
+    // A scalar of the value's type equals it exactly when it is it; a list is tested in full.
+    const v = c.value;
+    return (row) => {
+      const x = values[row];
+      return x === v || (typeof x === 'object' && x !== null && test(x));
+    };
+  }
+  return (row: number) => test(values[row]);
+}
+
+/** Cheap conditions first (they leave fewer rows for the text ones). */
+const cost = (c: Condition) => (stringOps[complementOf[c.op] ?? c.op] ? 2 : c.op === 'equals' || c.op === 'in' ? 0 : 1);
+
+/** The rows of `rows[0..count)` that pass `test`, moved to the front; their count. */
+function narrow(rows: Int32Array, count: number, test: (row: number) => boolean): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const row = rows[i]!;
+    if (test(row)) rows[kept++] = row;
+  }
+  return kept;
+}
+
+/** The matching rows of a request (its scope, every `all` condition, one `anyOf` group), in row order. */
+function matchingRows(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'archived'>): { rows: Int32Array; count: number } {
+  let { rows, count } = scopeRows(store, request.archived);
+  for (const c of [...request.filter.all].sort((a, b) => cost(a) - cost(b))) count = narrow(rows, count, rowTest(store, c));
+  if (request.filter.anyOf.length > 0) {
+    const groups = request.filter.anyOf.map((g) => g.map((c) => rowTest(store, c)));
+    count = narrow(rows, count, (row) => groups.some((g) => g.every((t) => t(row))));
+  }
+  return { rows, count };
 }
 
 /** Orders two rows as `compareSortKeys` orders their sort keys (missing values last either way; uuid last). */
@@ -192,17 +246,106 @@ export function firstRows(rows: Int32Array, k: number, order: (a: number, b: num
   return heap.sort(order);
 }
 
+/** The sorts a store keeps row orders for (least recently used out first). */
+const MAX_ORDERS = 8;
+/** Fewer matches than this are put in order among themselves; more, and the row order of the sort is walked. */
+const FEW = 1000;
+
+const sortName = (sort: readonly CompiledSort[]) => JSON.stringify(effectiveSort(sort).map((s) => [s.field.system, s.field.name, s.field.type, s.direction]));
+
+/**
+ * Brings every kept row order up to date with the rows changed since (their old places left,
+ * their live rows merged in at their new ones): a pass over each order, not a sort of it.
+ */
+function settleOrders(store: ObjectColumns) {
+  if (store.touched.size === 0) return;
+  for (const [name, kept] of store.orders) {
+    const cmp = rowOrder(store, kept.sort);
+    const entering = [...store.touched].filter((row) => store.uuids[row] !== null).sort(cmp);
+    const order = new Int32Array(kept.order.length - countIn(kept.order, store.touched) + entering.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < kept.order.length || j < entering.length) {
+      if (i < kept.order.length && store.touched.has(kept.order[i]!)) {
+        i++;
+        continue;
+      }
+      if (j >= entering.length || (i < kept.order.length && cmp(kept.order[i]!, entering[j]!) <= 0)) order[k++] = kept.order[i++]!;
+      else order[k++] = entering[j++]!;
+    }
+    store.orders.set(name, placed(kept.sort, order, store.uuids.length));
+  }
+  store.touched.clear();
+}
+
+const countIn = (order: Int32Array, rows: Set<number>) => {
+  let n = 0;
+  for (const row of order) if (rows.has(row)) n++;
+  return n;
+};
+
+function placed(sort: readonly CompiledSort[], order: Int32Array, rows: number): RowOrder {
+  const place = new Int32Array(rows).fill(-1);
+  order.forEach((row, i) => (place[row] = i));
+  return { sort, order, place };
+}
+
+/** The row order of a sort: kept, brought up to date, or made (a sort of every live row). */
+export function rowOrderOf(store: ObjectColumns, sort: readonly CompiledSort[]): RowOrder {
+  settleOrders(store);
+  const name = sortName(sort);
+  let kept = store.orders.get(name);
+  if (kept) {
+    store.orders.delete(name);
+    store.orders.set(name, kept);
+    return kept;
+  }
+  const live: number[] = [];
+  store.uuids.forEach((u, row) => u !== null && live.push(row));
+  kept = placed(sort, Int32Array.from(live.sort(rowOrder(store, sort))), store.uuids.length);
+  store.orders.set(name, kept);
+  if (store.orders.size > MAX_ORDERS) store.orders.delete(store.orders.keys().next().value!);
+  return kept;
+}
+
 /** The total and the page's uuids of an index request (no free text, no relation) over an object's columns. */
-export function scanColumns(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'archived' | 'sort' | 'page' | 'limit'>): { total: number; uuids: string[] } {
-  const test = rowTest(store, request);
+export function scanColumns(
+  store: ObjectColumns,
+  request: Pick<CompiledIndexRequest, 'filter' | 'archived' | 'sort' | 'page' | 'limit'>,
+  tuning: { few: number } = { few: FEW },
+): { total: number; uuids: string[] } {
   const n = store.uuids.length;
-  const matches = new Int32Array(n);
-  let total = 0;
-  for (let row = 0; row < n; row++) if (test(row)) matches[total++] = row;
+  const { rows: matches, count: total } = matchingRows(store, request);
   const start = pageOffset(request.page, request.limit);
   if (start >= total) return { total, uuids: [] };
-  const first = firstRows(matches.subarray(0, total), start + request.limit, rowOrder(store, request.sort));
-  return { total, uuids: first.slice(start).map((row) => store.uuids[row]!) };
+  const end = Math.min(total, start + request.limit);
+  let page: number[];
+  if (total <= tuning.few && !store.orders.has(sortName(request.sort))) {
+    page = firstRows(matches.subarray(0, total), end, rowOrder(store, request.sort)).slice(start);
+  } else {
+    const { order, place } = rowOrderOf(store, request.sort);
+    if (total * 16 < n) {
+      // Few matches for the object: their places, in order.
+      const places = new Int32Array(total);
+      for (let i = 0; i < total; i++) places[i] = place[matches[i]!]!;
+      places.sort();
+      page = Array.from(places.subarray(start, end), (p) => order[p]!);
+    } else {
+      // Many: walk the order, counting matches, until the page is passed.
+      const hit = new Uint8Array(n);
+      for (let i = 0; i < total; i++) hit[matches[i]!] = 1;
+      page = [];
+      let seen = 0;
+      for (let p = 0; p < order.length && seen < end; p++) {
+        const row = order[p]!;
+        if (hit[row] === 0) continue;
+        if (seen >= start) page.push(row);
+        seen++;
+      }
+    }
+  }
+  return { total, uuids: page.map((row) => store.uuids[row]!) };
 }
 
 /** The column keys a request reads (its filter's and sort's fields), besides the base columns. */
