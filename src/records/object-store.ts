@@ -17,7 +17,7 @@ import type { Sql } from '../../ports/sql.js';
  * (least recently used out first); an object too large for it alone is answered by SQL. 0 turns
  * the store off.
  */
-let maxCells = 8_000_000;
+let maxCells = 16_000_000;
 
 export interface HeldObject {
   columns: ObjectColumns;
