@@ -27,6 +27,9 @@ export interface HeldObject {
   refreshing?: Promise<void>;
 }
 
+/** What the store did since the process started (tests read it; counters, not a cache key). */
+export const objectStoreStats = { answered: 0, refreshed: 0, read: 0, declined: 0 };
+
 const held = new Map<string, HeldObject>();
 const loading = new Map<string, Promise<HeldObject | null>>();
 let cells = 0;
@@ -60,6 +63,7 @@ function keep(key: string, object: HeldObject | null) {
 
 async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly string[]): Promise<HeldObject> {
   const all = [...new Set([...baseColumns, ...keys])];
+  objectStoreStats.read++;
   const rows = await objectRows(sql, tenant, objectUuid, all);
   const columns = emptyColumns(all);
   columns.uuids.push(...rows.uuids);
@@ -90,7 +94,10 @@ export async function heldObject(sql: Sql, tenant: string, objectUuid: string, k
   const wanted = [...new Set([...baseColumns, ...keys, ...(now ? now.columns.columns.keys() : [])])];
   // Too large to hold: known from the object's counters before reading a row.
   const count = await objectRecordCount(sql, tenant, objectUuid);
-  if ((count.live + count.archived) * (wanted.length + 1) > maxCells) return null;
+  if ((count.live + count.archived) * (wanted.length + 1) > maxCells) {
+    objectStoreStats.declined++;
+    return null;
+  }
   const reading = read(sql, tenant, objectUuid, wanted).then((o) => {
     if (cellsOf(o.columns) > maxCells) return null;
     keep(key, o);
@@ -111,6 +118,7 @@ export async function heldObject(sql: Sql, tenant: string, objectUuid: string, k
  */
 export async function refreshObject(sql: Sql, tenant: string, objectUuid: string, object: HeldObject): Promise<void> {
   if (object.refreshing) return object.refreshing;
+  objectStoreStats.refreshed++;
   const run = (async () => {
     const changes = await recordChangesSince(sql, tenant, objectUuid, object.snapshot);
     const key = keyOf(tenant, objectUuid);

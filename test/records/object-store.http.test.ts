@@ -3,7 +3,7 @@ import { compileIndexRequest } from '../../aggregates/record-filter/filter.compi
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
-import { heldObject } from '../../src/records/object-store.js';
+import { heldObject, objectStoreStats } from '../../src/records/object-store.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -47,11 +47,30 @@ describe('the in-process index within its memory bound', () => {
     expect(big.got.uuids).toHaveLength(4);
     expect(await heldObject(t.platform.db, a.companyUuid, big.object.objectUuid, ['title'])).toBeNull();
 
+    const before = { ...objectStoreStats };
     const small = await answers(a, 'small');
     expect(small.got).toEqual(small.sql);
+    // Answered by the store: read once, no refresh, no SQL for the matches.
+    expect(objectStoreStats.answered - before.answered).toBe(1);
+    expect(objectStoreStats.read - before.read).toBe(1);
+    const again = await answers(a, 'small');
+    expect(again.got).toEqual(small.sql);
+    expect(objectStoreStats.answered - before.answered).toBe(2);
+    expect(objectStoreStats.read - before.read).toBe(1);
+    expect(objectStoreStats.refreshed - before.refreshed).toBe(0);
+    // A write: the next answer brings the columns up to date from the log (one refresh), not a read.
+    const added = (await aRecord(t.app, a, 'small', { title: 'zru' })).uuid;
+    const after = await answers(a, 'small');
+    expect(after.got).toEqual(after.sql);
+    expect(after.got.total).toBe(7);
+    expect(objectStoreStats.refreshed - before.refreshed).toBe(1);
+    expect(objectStoreStats.read - before.read).toBe(1);
+    expect(objectStoreStats.answered - before.answered).toBe(3);
+    const first = await call(t.app, a, 'POST', '/api/v2/small/index', request);
+    expect(first.body.data[0].uuid).toBe(added);
     expect(small.got.total).toBe(6);
     const held = await heldObject(t.platform.db, a.companyUuid, small.object.objectUuid, ['title']);
-    expect(held?.columns.rows.size).toBe(9);
+    expect(held?.columns.rows.size).toBe(10);
   });
 
   it('keeps each company apart: the same object name holds only its own company’s records', async () => {
