@@ -239,9 +239,13 @@ try {
   ];
   const wanted = (label: string) => !OPS || OPS.some((o) => label.toLowerCase().startsWith(o));
   const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv };
-  for (const cache of ['off', 'on'] as const) {
+  // off: the result cache off (the in-process index of ADR 0006 on: it is an index, not a cache of
+  // answers); on: the defaults; sql: both off, the database's indexes alone.
+  const modes = (process.env.BENCH_MODES ?? 'off,on,sql').split(',') as ('off' | 'on' | 'sql')[];
+  for (const cache of modes) {
+    const env: Record<string, string> = cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : cache === 'sql' ? { INDEX_CACHE_ENTRIES: '0', INDEX_STORE_CELLS: '0' } : {};
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...(cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : {}) }, false, profile);
+    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...env }, false, profile);
     children.push(server);
     const project = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONCURRENCY });
     await waitFor(project, '/api/v2/health');
@@ -258,11 +262,13 @@ try {
     await direct.close();
     const a = await (await call(limit, listA(0))).json();
     const b = await (await call(project, listB(0), seedToken)).json();
-    say(`\nresult cache ${cache}: the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
+    const title = cache === 'sql' ? 'result cache and in-process index off (SQL alone)' : `result cache ${cache}`;
+    say(`\n${title}: the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
     say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project)');
     for (const op of ops) {
-      if (cache === 'on' && !/list|page|free text/.test(op.label)) continue;
-      if (wanted(op.label)) await compare({ ...op, label: `${op.label}${cache === 'on' ? ', result cache on' : ''}` }, limit, project, seedToken, { limit: limitServer.pid, project: server.pid });
+      if (cache !== 'off' && !/list|page|free text/.test(op.label)) continue;
+      const suffix = cache === 'on' ? ', result cache on' : cache === 'sql' ? ', SQL alone' : '';
+      if (wanted(op.label)) await compare({ ...op, label: `${op.label}${suffix}` }, limit, project, seedToken, { limit: limitServer.pid, project: server.pid });
     }
     await project.close();
     await stop(server);

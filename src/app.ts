@@ -20,6 +20,7 @@ import { affectsActors, configureActorCache, forgetActors } from './auth/actor-c
 import { afterAppend } from './event-store/after-append.js';
 import { configureCmsCache, forgetCmsAfter } from './webpages/cms-cache.js';
 import { forgetAuditActors, registerAuditFields } from './http/audit-fields.js';
+import { configureObjectStore } from './records/object-store.js';
 import { configureIndexCache } from './records/index-cache.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
 import { registerMail } from './mail/mail.module.js';
@@ -64,6 +65,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   configureObjectCache(config.SCHEMA_CACHE_MS);
   configureCmsCache(config.SCHEMA_CACHE_MS);
   configureIndexCache(config.INDEX_CACHE_ENTRIES);
+  configureObjectStore(config.INDEX_STORE_CELLS);
   // Once an append has committed, the caches forget what it may have changed.
   const platform: Platform = {
     ...base,

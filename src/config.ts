@@ -42,6 +42,8 @@ const configSchema = z
     SCHEMA_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // Filtered index results kept, exact by the object's change count (0: no cache; docs/records.md).
     INDEX_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+    // Values (records times columns) the in-process index of filtered lists holds (0: off; ADR 0006).
+    INDEX_STORE_CELLS: z.coerce.number().int().min(0).max(200_000_000).default(16_000_000),
     // How far V8 lets the heap grow past what a full collection left alive (0: V8's own choice;
     // docs/architecture.md, "Memory").
     HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),

@@ -16,6 +16,8 @@ import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setB
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
+import { heldObject, objectStoreStats, refreshObject } from './object-store.js';
+import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { definitionsOf } from './record-definitions.js';
 import { objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
@@ -95,11 +97,39 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
   }
 
   /**
-   * The total and the page's records: from a kept match set (PostgreSQL event store) or a kept
+   * The total and the page's records from the object's held columns (object-store.ts): the
+   * columns scanned, the page's records read with the object's change count; when it is not the
+   * count the columns were read at, they are brought up to date and scanned again. Null when the
+   * store does not answer (off, too large, free text, a relation, or writes kept overtaking it).
+   */
+  async function fromStore(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean): Promise<{ total: number; rows: RecordViewRow[] } | null> {
+    const { tenant, objectUuid } = target;
+    if (!logged || compiled.query || Object.keys(target.relations ?? {}).length > 0) return null;
+    if (compiled.filter.all.length === 0 && compiled.filter.anyOf.length === 0) return null;
+    const keys = requestColumns(compiled);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const object = await heldObject(db, tenant, objectUuid, keys);
+      if (!object) return null;
+      const { version } = object;
+      const { total, uuids } = scanColumns(object.columns, compiled);
+      const at = uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, uuids, { links }) : { rows: [], ...(await objectChanges(db, tenant, objectUuid)) };
+      if (at.version === version && at.rows.length === uuids.length) {
+        objectStoreStats.answered++;
+        return { total, rows: at.rows };
+      }
+      await refreshObject(db, tenant, objectUuid, object);
+    }
+    return null;
+  }
+
+  /**
+   * The total and the page's records: from the object's held columns, or from a kept match set (PostgreSQL event store) or a kept
    * result when the object has not changed since, else read (and kept).
    */
   async function matches(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean): Promise<{ total: number; rows: RecordViewRow[] }> {
     const { tenant, objectUuid } = target;
+    const stored = await fromStore(target, compiled, links);
+    if (stored) return stored;
     const setSlot = logged ? keptSet(target, compiled) : null;
     if (setSlot?.kept) {
       const answer = await fromSet(target, compiled, links, setSlot.kept, setSlot.key);

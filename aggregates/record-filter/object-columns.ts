@@ -1,0 +1,105 @@
+import type { CompiledSort, FieldRef } from './filter.compile.js';
+import type { FilterableRecord } from './filter.evaluate.js';
+import { fold } from './values.js';
+
+/**
+ * An object's records held column by column in memory: each record a row number, each field a
+ * column of raw values (a property's stored JSON value, `undefined` when the record has none; a
+ * system field's value). Which fields are held is chosen by the caller (the fields its requests
+ * filter and sort by); `createdAt` and `deletedAt` always are (the default order and the archive
+ * scope). Rows are changed in place by `putRecord` / `dropRecord`; a dropped row is free (its
+ * uuid null) until a new record takes it, so a record keeps its row number while it is held.
+ *
+ * Two things are derived and kept in step: the case-folded text of a column that `contains` and
+ * its kin read (`folded`), and the row orders of the sorts asked for (`orders`, column-scan.ts),
+ * which take the rows changed since they were last used (`touched`) at their next use.
+ */
+export interface ObjectColumns {
+  /** Row number to record uuid (lowercase); null for a free row. */
+  readonly uuids: (string | null)[];
+  /** Record uuid to row number. */
+  readonly rows: Map<string, number>;
+  /** Free row numbers. */
+  readonly free: number[];
+  /** Column key (`columnKey`) to the column's values by row number. */
+  readonly columns: Map<string, unknown[]>;
+  /** Column key to the folded text of each row's value (undefined where the value is not one string). */
+  readonly folded: Map<string, (string | undefined)[]>;
+  /** Row orders by sort (column-scan.ts). */
+  readonly orders: Map<string, RowOrder>;
+  /** Rows changed since the orders were last brought up to date. */
+  readonly touched: Set<number>;
+}
+
+/** Every live row in one sort's order, and each row's place in it (-1: not in it). */
+export interface RowOrder {
+  sort: readonly CompiledSort[];
+  order: Int32Array;
+  place: Int32Array;
+}
+
+/** The column a field's values are in: a property by its name, a system field as `@name`. */
+export const columnKey = (field: Pick<FieldRef, 'name' | 'system'>) => (field.system ? `@${field.name}` : field.name);
+
+/** The columns every object's store holds: what the archive scope and the default order read. */
+export const baseColumns = ['@createdAt', '@deletedAt'] as const;
+
+export function emptyColumns(keys: readonly string[]): ObjectColumns {
+  return {
+    uuids: [],
+    rows: new Map(),
+    free: [],
+    columns: new Map([...new Set([...baseColumns, ...keys])].map((k) => [k, []])),
+    folded: new Map(),
+    orders: new Map(),
+    touched: new Set(),
+  };
+}
+
+/** A record's value for a column key. */
+export function recordValue(record: Omit<FilterableRecord, 'related'>, key: string): unknown {
+  if (key.startsWith('@')) return (record as unknown as Record<string, unknown>)[key.slice(1)] ?? null;
+  return Object.hasOwn(record.properties, key) ? record.properties[key] : undefined;
+}
+
+const foldedOf = (v: unknown) => (typeof v === 'string' ? fold(v) : undefined);
+
+/** The folded text of a column, computed at first use and kept in step after. */
+export function foldedColumn(store: ObjectColumns, key: string): (string | undefined)[] {
+  let folded = store.folded.get(key);
+  if (!folded) {
+    const values = store.columns.get(key)!;
+    folded = values.map(foldedOf);
+    store.folded.set(key, folded);
+  }
+  return folded;
+}
+
+/** Sets a record's row (taking a free one, or a new one, when the record is new) to the record's values. */
+export function putRecord(store: ObjectColumns, record: Omit<FilterableRecord, 'related'>) {
+  const uuid = record.uuid.toLowerCase();
+  let row = store.rows.get(uuid);
+  if (row === undefined) {
+    row = store.free.pop() ?? store.uuids.length;
+    store.uuids[row] = uuid;
+    store.rows.set(uuid, row);
+  }
+  for (const [key, values] of store.columns) values[row] = recordValue(record, key);
+  for (const [key, folded] of store.folded) folded[row] = foldedOf(store.columns.get(key)![row]);
+  if (store.orders.size > 0) store.touched.add(row);
+}
+
+/** Frees a record's row. */
+export function dropRecord(store: ObjectColumns, uuid: string) {
+  const row = store.rows.get(uuid.toLowerCase());
+  if (row === undefined) return;
+  store.rows.delete(uuid.toLowerCase());
+  store.uuids[row] = null;
+  for (const values of store.columns.values()) values[row] = undefined;
+  for (const folded of store.folded.values()) folded[row] = undefined;
+  store.free.push(row);
+  if (store.orders.size > 0) store.touched.add(row);
+}
+
+/** How many values the store holds (rows times columns, the uuids counted as one): what its memory bound counts. */
+export const cellsOf = (store: ObjectColumns) => store.uuids.length * (store.columns.size + store.folded.size + 1 + store.orders.size);

@@ -1,0 +1,148 @@
+import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
+import { objectRows } from '../../read-models/record-index/object-rows.queries.js';
+import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
+import { objectRecordCount } from '../../read-models/records.queries.js';
+import type { Sql } from '../../ports/sql.js';
+
+/**
+ * The in-process index of filtered lists (ADR 0006): an object's records, column by column, for
+ * the fields its list requests filter and sort by, with the snapshot they were read at and the
+ * object's change count then. A filtered request is answered by scanning the columns
+ * (aggregates/record-filter/column-scan.ts) and reading its page's records with the change count
+ * in one statement: the same count, and the columns held at that statement too. Another count,
+ * and the columns are brought up to date from the event log (the records changed since their
+ * snapshot, read as match sets are: ADR 0002), or read again when too much changed.
+ *
+ * Each process holds at most INDEX_STORE_CELLS values (rows times columns) over every object
+ * (least recently used out first); an object too large for it alone is answered by SQL. 0 turns
+ * the store off.
+ */
+let maxCells = 16_000_000;
+
+export interface HeldObject {
+  columns: ObjectColumns;
+  snapshot: string;
+  version: string;
+  /** The refresh under way, shared by the requests that need it. */
+  refreshing?: Promise<void>;
+}
+
+/** What the store did since the process started (tests read it; counters, not a cache key). */
+export const objectStoreStats = { answered: 0, refreshed: 0, read: 0, declined: 0 };
+
+const held = new Map<string, HeldObject>();
+const loading = new Map<string, Promise<HeldObject | null>>();
+let cells = 0;
+
+export function configureObjectStore(max: number) {
+  maxCells = max;
+  held.clear();
+  loading.clear();
+  cells = 0;
+}
+
+export const objectStoreOn = () => maxCells > 0;
+
+const keyOf = (tenant: string, objectUuid: string) => `${tenant}\u0000${objectUuid}`;
+
+function keep(key: string, object: HeldObject | null) {
+  const old = held.get(key);
+  if (old) {
+    cells -= cellsOf(old.columns);
+    held.delete(key);
+  }
+  if (!object || cellsOf(object.columns) > maxCells) return;
+  held.set(key, object);
+  cells += cellsOf(object.columns);
+  while (cells > maxCells) {
+    const [first, out] = held.entries().next().value!;
+    held.delete(first);
+    cells -= cellsOf(out.columns);
+  }
+}
+
+async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly string[]): Promise<HeldObject> {
+  const all = [...new Set([...baseColumns, ...keys])];
+  objectStoreStats.read++;
+  const rows = await objectRows(sql, tenant, objectUuid, all);
+  const columns = emptyColumns(all);
+  columns.uuids.push(...rows.uuids);
+  rows.uuids.forEach((u, i) => columns.rows.set(u, i));
+  for (const key of all) columns.columns.set(key, rows.columns[key]!);
+  return { columns, snapshot: rows.snapshot, version: rows.version };
+}
+
+/**
+ * The object's held columns with at least `keys`, read when not held (or held without one of
+ * them: then read again with both); null when the object is too large to hold.
+ */
+export async function heldObject(sql: Sql, tenant: string, objectUuid: string, keys: readonly string[]): Promise<HeldObject | null> {
+  if (maxCells === 0) return null;
+  const key = keyOf(tenant, objectUuid);
+  const has = (o: HeldObject) => keys.every((k) => o.columns.columns.has(k));
+  const now = held.get(key);
+  if (now && has(now)) {
+    held.delete(key);
+    held.set(key, now);
+    return now;
+  }
+  const under = loading.get(key);
+  if (under) {
+    const got = await under;
+    if (got && has(got)) return got;
+  }
+  const wanted = [...new Set([...baseColumns, ...keys, ...(now ? now.columns.columns.keys() : [])])];
+  // Too large to hold: known from the object's counters before reading a row.
+  const count = await objectRecordCount(sql, tenant, objectUuid);
+  if ((count.live + count.archived) * (wanted.length + 1) > maxCells) {
+    objectStoreStats.declined++;
+    return null;
+  }
+  const reading = read(sql, tenant, objectUuid, wanted).then((o) => {
+    if (cellsOf(o.columns) > maxCells) return null;
+    keep(key, o);
+    return o;
+  });
+  const shared = reading.catch(() => null);
+  loading.set(key, shared);
+  void shared.finally(() => {
+    if (loading.get(key) === shared) loading.delete(key);
+  });
+  return reading;
+}
+
+/**
+ * Brings held columns up to the present: the object's records changed since their snapshot are
+ * read from the event log and put in place (or dropped), or, past the refresh's bounds, every
+ * row is read again. One refresh at a time per object; the others wait for it.
+ */
+export async function refreshObject(sql: Sql, tenant: string, objectUuid: string, object: HeldObject): Promise<void> {
+  if (object.refreshing) return object.refreshing;
+  objectStoreStats.refreshed++;
+  const run = (async () => {
+    const changes = await recordChangesSince(sql, tenant, objectUuid, object.snapshot);
+    const key = keyOf(tenant, objectUuid);
+    const before = cellsOf(object.columns);
+    if (changes.overflow) {
+      const again = await read(sql, tenant, objectUuid, [...object.columns.columns.keys()]);
+      object.columns = again.columns;
+      object.snapshot = again.snapshot;
+      object.version = again.version;
+    } else {
+      for (const uuid of changes.changed) dropRecord(object.columns, uuid);
+      for (const row of changes.rows) putRecord(object.columns, row);
+      object.snapshot = changes.snapshot;
+      object.version = changes.version;
+    }
+    if (held.get(key) === object) {
+      cells += cellsOf(object.columns) - before;
+      if (cells > maxCells) keep(key, cellsOf(object.columns) > maxCells ? null : object);
+    }
+  })();
+  object.refreshing = run;
+  try {
+    await run;
+  } finally {
+    object.refreshing = undefined;
+  }
+}
