@@ -9,7 +9,9 @@ import type { Db } from './db.js';
  * its last ANALYZE exceed `minChanges + fraction * live rows` (PostgreSQL's own counts in
  * pg_stat_user_tables, so changes made by every process count, and nothing is kept in memory).
  * Each check takes a transaction-scoped advisory lock, so of several processes one analyzes and
- * the others skip; ANALYZE runs under the maintenance time limit.
+ * the others skip; ANALYZE runs under the maintenance time limit. The same check merges the
+ * pending lists of the tables' GIN indexes (`cleanPendingLists`), autovacuum's other job that
+ * searches depend on.
  */
 export interface StatisticsOptions {
   /** Changes needed whatever the table's size (autovacuum: 50). */
@@ -36,11 +38,30 @@ export async function refreshStatistics(db: Db, tables: readonly string[], optio
         order by relname`,
       [tables, minChanges, fraction],
     );
-    if (stale.length === 0) return [];
     await tx.query(`set local statement_timeout = ${Math.floor(statementTimeoutMs)}`);
-    await tx.query(`analyze ${stale.map((t) => quoteIdent(t.relname)).join(', ')}`);
+    if (stale.length > 0) await tx.query(`analyze ${stale.map((t) => quoteIdent(t.relname)).join(', ')}`);
+    await cleanPendingLists(tx, tables);
     return stale.map((t) => t.relname);
   });
+}
+
+/**
+ * Moves the pending lists of the tables' GIN indexes (fastupdate: new keys are appended there and
+ * merged into the tree later) into their trees. Autovacuum would do it; without it the list
+ * grows to `gin_pending_list_limit` (4 MB) and then every search of the index reads all of it (a
+ * free-text search on 20,000 records: 11 ms in the index instead of 0.15 ms), and the insert that
+ * finds it full merges it on the request's time. Cheap when a list is empty.
+ */
+async function cleanPendingLists(tx: Pick<Db, 'query'>, tables: readonly string[]) {
+  await tx.query(
+    `select gin_clean_pending_list(i.indexrelid::regclass)
+       from pg_index i
+       join pg_class ic on ic.oid = i.indexrelid
+       join pg_am am on am.oid = ic.relam and am.amname = 'gin'
+       join pg_class t on t.oid = i.indrelid
+      where t.relname = any($1::text[]) and t.relnamespace = current_schema()::regnamespace`,
+    [tables],
+  );
 }
 
 /** ANALYZE of every table given, whatever changed (the end of a rebuild or a bulk write). */
