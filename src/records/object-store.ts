@@ -28,7 +28,7 @@ export interface HeldObject {
 }
 
 /** What the store did since the process started (tests read it; counters, not a cache key). */
-export const objectStoreStats = { answered: 0, refreshed: 0, read: 0, declined: 0 };
+export const objectStoreStats = { answered: 0, refreshed: 0, read: 0, declined: 0, failed: 0 };
 
 const held = new Map<string, HeldObject>();
 const loading = new Map<string, Promise<HeldObject | null>>();
@@ -98,17 +98,22 @@ export async function heldObject(sql: Sql, tenant: string, objectUuid: string, k
     objectStoreStats.declined++;
     return null;
   }
-  const reading = read(sql, tenant, objectUuid, wanted).then((o) => {
-    if (cellsOf(o.columns) > maxCells) return null;
-    keep(key, o);
-    return o;
-  });
-  const shared = reading.catch(() => null);
+  // A read that fails (its time limit on a very large object, say) leaves the request to SQL.
+  const shared = read(sql, tenant, objectUuid, wanted)
+    .then((o) => {
+      if (cellsOf(o.columns) > maxCells) return null;
+      keep(key, o);
+      return o;
+    })
+    .catch(() => {
+      objectStoreStats.failed++;
+      return null;
+    });
   loading.set(key, shared);
   void shared.finally(() => {
     if (loading.get(key) === shared) loading.delete(key);
   });
-  return reading;
+  return shared;
 }
 
 /**
