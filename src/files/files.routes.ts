@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError, type ErrorDetail } from '../../aggregates/kernel/errors.js';
@@ -20,6 +19,9 @@ const attachParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid(), property: 
 const member = { auth: {} } as const;
 const admin = { auth: { roles: ['ADMIN' as const] } };
 
+/** The media type of a raw upload's body. */
+const RAW = /^application\/octet-stream\s*(;|$)/i;
+
 type UploadResult = z.infer<typeof uploadResultSchema>;
 
 /** Files (spec 1.14) under /api/v2/files, in the spec's habits. Uploads are multipart/form-data (or, for one file, a raw body), streamed to storage. */
@@ -31,8 +33,9 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
     /** One file: the first file part of a multipart body, or a raw body (application/octet-stream, the name in ?name=). */
     await app.register(async (scope) => {
       const one = scope.withTypeProvider<ZodTypeProvider>();
-      // A raw body is handed to the route as the request stream itself: read once, through the inspector, never buffered.
-      one.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+      // A raw body is left unread here (body undefined): the route reads the request stream itself,
+      // once, through the inspector, never buffered. (Not the stream as the body: hooks look into bodies.)
+      one.addContentTypeParser('application/octet-stream', (_request, _payload, done) => done(null, undefined));
       one.post(
         '/',
         {
@@ -48,7 +51,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
         async (request, reply) => {
           const ctx = commandContext(request);
           // Any other body (text, JSON) goes the multipart way and gets its 406.
-          const raw = !request.isMultipart() && request.body instanceof Readable;
+          const raw = !request.isMultipart() && RAW.test(request.headers['content-type'] ?? '');
           const early = raw ? refuseDeclaredFileLength(request, config) : refuseDeclaredLength(request, config);
           if (early) return sendUploadFailure(request, reply, early);
           const { recordUuid, property, name } = request.query;
@@ -57,7 +60,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
           let stored: FileStored;
           if (raw) {
             try {
-              stored = await files.store(ctx.tenant, request.body as Readable, name, { ...plan, maxBytes: config.FILES_MAX_FILE_BYTES, scopeOfLimit: 'file' });
+              stored = await files.store(ctx.tenant, request.raw, name, { ...plan, maxBytes: config.FILES_MAX_FILE_BYTES, scopeOfLimit: 'file' });
             } catch (err) {
               return sendUploadFailure(request, reply, err, property);
             }
