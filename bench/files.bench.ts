@@ -2,20 +2,25 @@
  * `npm run bench:files`: one large upload through the real server (its own process, local-disk
  * storage, PGlite unless DATABASE_URL is set). Writes a BENCH_FILE_MB (default 200) MB file of
  * random bytes, times `cp` of it (and `cp` + `sync`, since the server flushes a file to disk before
- * its event), then uploads it as multipart/form-data over loopback HTTP, sampling the server's RSS
- * every 20 ms. Prints MB/s and the server's peak RSS against its idle RSS. Not a test.
+ * its event) and a bare loopback HTTP transfer of it (to a server in another process that only
+ * counts the bytes), then uploads it twice, as a raw body (application/octet-stream) and as
+ * multipart/form-data, sampling the server's RSS every 20 ms. Prints MB/s, each upload's ratio to
+ * `cp`, `cp` + `sync` and bare HTTP, and the server's peak RSS against its idle RSS. Not a test.
+ * Where the time goes, stage by stage: `npm run bench:files-stages`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 import { productionEnv } from './server-env.js';
 
 const MB = Number(process.env.BENCH_FILE_MB ?? 200);
 const PORT = 3950 + (process.pid % 40);
-const dir = mkdtempSync(join(tmpdir(), 'bench-files-'));
+const dir = process.argv[2] === 'sink' ? '' : mkdtempSync(join(tmpdir(), 'bench-files-'));
 const source = join(dir, 'source.bin');
 
 function rssMiB(pid: number): number {
@@ -73,50 +78,64 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
   throw new Error('server did not start');
 }
 
-/** Streams the file as one multipart part; resolves with the response. */
-function uploadFile(token: string): Promise<{ status: number; json: any }> {
-  const boundary = `bench${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+/** Sends `head`, the file (read in 1 MiB chunks) and `tail` as one request body; resolves with the response. */
+function send(o: { port: number; path: string; headers: Record<string, string>; head?: Buffer; tail?: Buffer }): Promise<{ status: number; json: any }> {
+  const head = o.head ?? Buffer.alloc(0);
+  const tail = o.tail ?? Buffer.alloc(0);
   const length = head.length + statSync(source).size + tail.length;
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/v2/files', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port: o.port, method: 'POST', path: o.path, headers: { ...o.headers, 'content-length': String(length) } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : null }));
+    });
     req.on('error', reject);
-    req.write(head);
-    const file = createReadStream(source, { highWaterMark: 1024 * 1024 });
-    file.pipe(req, { end: false });
-    file.on('end', () => req.end(tail));
+    async function* body() {
+      if (head.length) yield head;
+      yield* createReadStream(source, { highWaterMark: 1024 * 1024 });
+      if (tail.length) yield tail;
+    }
+    pipeline(body, req).catch(reject);
   });
 }
 
-/** The same bytes over loopback HTTP to a server that only counts them (in this process): what HTTP alone reaches on the machine now. */
-function timeHttpSink(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const sink = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.end());
-    });
-    sink.listen(0, '127.0.0.1', () => {
-      const start = process.hrtime.bigint();
-      const { port } = sink.address() as { port: number };
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', headers: { 'content-length': String(statSync(source).size) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          sink.close();
-          resolve(Number(process.hrtime.bigint() - start) / 1e9);
-        });
-      });
-      req.on('error', reject);
-      createReadStream(source, { highWaterMark: 1024 * 1024 }).pipe(req);
-    });
+/** The file as one multipart part. */
+function uploadMultipart(token: string) {
+  const boundary = `bench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return send({ port: PORT, path: '/api/v2/files', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, head, tail });
+}
+
+/** The file as the body itself (application/octet-stream, the name in ?name=). */
+const uploadRaw = (token: string) => send({ port: PORT, path: '/api/v2/files?name=big.bin', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' } });
+
+/** The sink, when this file runs as the child: a bare HTTP server that counts the bytes and answers. */
+function runSink() {
+  const sink = http.createServer((req, res) => {
+    let n = 0;
+    req.on('data', (c: Buffer) => (n += c.length));
+    req.on('end', () => res.end(JSON.stringify({ n })));
   });
+  sink.listen(0, '127.0.0.1', () => process.send!((sink.address() as { port: number }).port));
+}
+
+/**
+ * The bare HTTP ceiling: the same bytes, the same client, to a server in another process that only
+ * counts them (client and server in one process would share one thread, which no upload does).
+ */
+async function timeHttpSink(): Promise<number> {
+  const child = fork(fileURLToPath(import.meta.url), ['sink'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(p as number)));
+    const start = process.hrtime.bigint();
+    const res = await send({ port, path: '/', headers: {} });
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (res.json.n !== statSync(source).size) throw new Error(`the sink got ${res.json.n} bytes`);
+    return seconds;
+  } finally {
+    child.kill();
+  }
 }
 
 async function main() {
@@ -124,7 +143,6 @@ async function main() {
   timeCp(false); // warm the page cache for both
   const cp = Math.min(timeCp(false), timeCp(false));
   const cpSync = timeCp(true);
-  const httpOnly = await timeHttpSink();
   const dataDir = join(dir, 'data');
   const server = await startServer(dataDir);
   try {
@@ -133,31 +151,40 @@ async function main() {
     const token = reg.json.data.token as string;
     const company = await call('POST', '/api/v2/companies', { name: 'Bench', subdomain: `bench-${randomBytes(3).toString('hex')}` }, token);
     await call('POST', `/api/v2/auth/companies/${company.json.data.uuid}/select`, undefined, token);
+    // Next to the uploads, so the load on the machine is alike for both.
+    const httpOnly = await timeHttpSink();
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssMiB(server.pid!);
     let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 20);
-    const start = process.hrtime.bigint();
-    const res = await uploadFile(token);
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const timedUpload = async (how: string, up: (token: string) => Promise<{ status: number; json: any }>) => {
+      const start = process.hrtime.bigint();
+      const res = await up(token);
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      if (res.status !== 201) throw new Error(`${how} upload answered ${res.status}: ${JSON.stringify(res.json)}`);
+      if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
+      return seconds;
+    };
+    const raw = await timedUpload('raw', uploadRaw);
+    const multipart = await timedUpload('multipart', uploadMultipart);
     clearInterval(sampler);
-    if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${JSON.stringify(res.json)}`);
-    const rate = (s: number) => (MB / s).toFixed(1);
+    const rate = (s: number) => `${s.toFixed(2)} s, ${(MB / s).toFixed(1)} MB/s`;
+    const pct = (reference: number, s: number) => `${((reference / s) * 100).toFixed(0)} %`;
     const rows = [
       ['figure', 'value'],
-      [`cp of ${MB} MB (page cache warm)`, `${cp.toFixed(2)} s, ${rate(cp)} MB/s`],
-      [`cp + sync of ${MB} MB`, `${cpSync.toFixed(2)} s, ${rate(cpSync)} MB/s`],
-      [`loopback HTTP of ${MB} MB to a server that only counts the bytes (bench process)`, `${httpOnly.toFixed(2)} s, ${rate(httpOnly)} MB/s`],
-      [`upload of ${MB} MB (HTTP, multipart, SHA-256, fsync, event)`, `${seconds.toFixed(2)} s, ${rate(seconds)} MB/s`],
-      ['upload / cp', `${((cp / seconds) * 100).toFixed(0)} % (target: at least 50 %)`],
-      ['upload / HTTP alone', `${((httpOnly / seconds) * 100).toFixed(0)} %`],
-      ['upload / (cp + sync)', `${((cpSync / seconds) * 100).toFixed(0)} %`],
+      [`cp of ${MB} MB (page cache warm)`, rate(cp)],
+      [`cp + sync of ${MB} MB`, rate(cpSync)],
+      [`bare loopback HTTP of ${MB} MB (to a server in another process that only counts the bytes)`, rate(httpOnly)],
+      [`upload, raw body (HTTP, SHA-256, type sniff, write, fsync, event)`, rate(raw)],
+      [`upload, multipart (the same and multipart parsing)`, rate(multipart)],
+      ['raw upload / (cp + sync)', `${pct(cpSync, raw)} (target: at least 50 %; multipart ${pct(cpSync, multipart)})`],
+      ['raw upload / cp', `${pct(cp, raw)} (multipart ${pct(cp, multipart)})`],
+      ['raw upload / bare HTTP', `${pct(httpOnly, raw)} (multipart ${pct(httpOnly, multipart)})`],
       ['server RSS idle', `${idle.toFixed(1)} MiB`],
-      ['server RSS peak during upload', `${peak.toFixed(1)} MiB (+${(peak - idle).toFixed(1)} MiB; target: within 50)`],
+      ['server RSS peak during the uploads', `${peak.toFixed(1)} MiB (+${(peak - idle).toFixed(1)} MiB; target: within 50)`],
       ['database', process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'],
     ];
     for (const [a, b] of rows) process.stdout.write(`| ${a} | ${b} |\n`);
-    if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
@@ -165,7 +192,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exitCode = 1;
-});
+if (process.argv[2] === 'sink') runSink();
+else
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  });

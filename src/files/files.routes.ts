@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import type { FileStored } from '../../aggregates/file/file.events.js';
@@ -8,10 +8,10 @@ import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { statusOf } from '../http/error-body.js';
 import { pageOffset, paginationBody } from '../http/pagination.js';
 import { sanitiseFileName } from './file-names.js';
-import { fileSchema, recordFileSchema, toFile, toRecordFile, uploadQuerySchema, uploadResultSchema, urlSchema } from './files.schemas.js';
+import { fileSchema, recordFileSchema, toFile, toRecordFile, uploadOneQuerySchema, uploadQuerySchema, uploadResultSchema, urlSchema } from './files.schemas.js';
 import type { FilesService } from './files.service.js';
 import { TooLargeError } from './inspect-upload.js';
-import { noFile, refuseDeclaredLength, sendUploadFailure, storePart, uploadFailure } from './uploads.js';
+import { noFile, refuseDeclaredFileLength, refuseDeclaredLength, sendUploadFailure, storePart, uploadFailure } from './uploads.js';
 
 const tags = ['files'];
 const params = z.object({ uuid: z.uuid() });
@@ -19,37 +19,67 @@ const attachParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid(), property: 
 const member = { auth: {} } as const;
 const admin = { auth: { roles: ['ADMIN' as const] } };
 
+/** The media type of a raw upload's body. */
+const RAW = /^application\/octet-stream\s*(;|$)/i;
+
 type UploadResult = z.infer<typeof uploadResultSchema>;
 
-/** Files (spec 1.14) under /api/v2/files, in the spec's habits. Uploads are multipart/form-data, streamed to storage. */
+/** Files (spec 1.14) under /api/v2/files, in the spec's habits. Uploads are multipart/form-data (or, for one file, a raw body), streamed to storage. */
 export const filesRoutes = (deps: { files: FilesService; config: Config }): FastifyPluginAsyncZod =>
   async (app) => {
     const { files, config } = deps;
     const budget = () => ({ left: config.FILES_MAX_REQUEST_BYTES, maxFile: config.FILES_MAX_FILE_BYTES });
 
-    app.post(
-      '/',
-      { config: member, schema: { tags, description: 'Uploads one file (multipart/form-data, the first file part). With recordUuid and property it is attached to that record property, whose options list the accepted types.', querystring: uploadQuerySchema, response: { 201: envelope(fileSchema) } } },
-      async (request, reply) => {
-        const ctx = commandContext(request);
-        const early = refuseDeclaredLength(request, config);
-        if (early) return sendUploadFailure(request, reply, early);
-        const { recordUuid, property } = request.query;
-        const target = recordUuid && property ? await files.target(ctx.tenant, recordUuid, property) : null;
-        const part = await request.file();
-        if (!part) throw noFile();
-        let stored: FileStored;
-        try {
-          stored = await storePart(files, ctx.tenant, part, { accepted: target?.accepted ?? [], visibility: 'private', pageUuid: null }, budget());
-        } catch (err) {
-          return sendUploadFailure(request, reply, err, property);
-        }
-        let row = await files.commit(ctx, stored);
-        if (target) row = await files.attach(ctx, row.file_uuid, target);
-        reply.code(201);
-        return ok(await app.audit.one(row.tenant, row, toFile), 'created');
-      },
-    );
+    /** One file: the first file part of a multipart body, or a raw body (application/octet-stream, the name in ?name=). */
+    await app.register(async (scope) => {
+      const one = scope.withTypeProvider<ZodTypeProvider>();
+      // A raw body is left unread here (body undefined): the route reads the request stream itself,
+      // once, through the inspector, never buffered. (Not the stream as the body: hooks look into bodies.)
+      one.addContentTypeParser('application/octet-stream', (_request, _payload, done) => done(null, undefined));
+      one.post(
+        '/',
+        {
+          config: member,
+          schema: {
+            tags,
+            description:
+              'Uploads one file: multipart/form-data (the first file part), or the bytes themselves as the body with Content-Type application/octet-stream and the file name in ?name= (no multipart parsing: the faster way for one large file). With recordUuid and property it is attached to that record property, whose options list the accepted types.',
+            querystring: uploadOneQuerySchema,
+            response: { 201: envelope(fileSchema) },
+          },
+        },
+        async (request, reply) => {
+          const ctx = commandContext(request);
+          // Any other body (text, JSON) goes the multipart way and gets its 406.
+          const raw = !request.isMultipart() && RAW.test(request.headers['content-type'] ?? '');
+          const early = raw ? refuseDeclaredFileLength(request, config) : refuseDeclaredLength(request, config);
+          if (early) return sendUploadFailure(request, reply, early);
+          const { recordUuid, property, name } = request.query;
+          const target = recordUuid && property ? await files.target(ctx.tenant, recordUuid, property) : null;
+          const plan = { accepted: target?.accepted ?? [], visibility: 'private' as const, pageUuid: null };
+          let stored: FileStored;
+          if (raw) {
+            try {
+              stored = await files.store(ctx.tenant, request.raw, name, { ...plan, maxBytes: config.FILES_MAX_FILE_BYTES, scopeOfLimit: 'file' });
+            } catch (err) {
+              return sendUploadFailure(request, reply, err, property);
+            }
+          } else {
+            const part = await request.file();
+            if (!part) throw noFile();
+            try {
+              stored = await storePart(files, ctx.tenant, part, plan, budget());
+            } catch (err) {
+              return sendUploadFailure(request, reply, err, property);
+            }
+          }
+          let row = await files.commit(ctx, stored);
+          if (target) row = await files.attach(ctx, row.file_uuid, target);
+          reply.code(201);
+          return ok(await app.audit.one(row.tenant, row, toFile), 'created');
+        },
+      );
+    });
 
     app.post(
       '/bulk',

@@ -29,13 +29,23 @@ export const uploadResultSchema = z
 
 export const urlSchema = z.object({ url: z.string(), expiresAt: z.number().int().describe('Epoch milliseconds') }).meta({ id: 'FileUrl' });
 
-export const uploadQuerySchema = z
+const uploadQuery = {
+  recordUuid: z.uuid().optional().describe('Attach the upload to this record...'),
+  property: z.string().min(1).max(200).optional().describe('...in this property of format file (its options list the accepted types)'),
+};
+const together = (q: { recordUuid?: string; property?: string }) => (q.recordUuid === undefined) === (q.property === undefined);
+const togetherMessage = { message: 'recordUuid and property go together', path: ['property'] };
+
+export const uploadQuerySchema = z.object(uploadQuery).strict().refine(together, togetherMessage);
+
+/** POST /files also takes a raw body (application/octet-stream): its file name comes in ?name=. */
+export const uploadOneQuerySchema = z
   .object({
-    recordUuid: z.uuid().optional().describe('Attach the upload to this record...'),
-    property: z.string().min(1).max(200).optional().describe('...in this property of format file (its options list the accepted types)'),
+    ...uploadQuery,
+    name: z.string().min(1).max(1000).optional().describe('The file name of a raw upload (Content-Type application/octet-stream); a multipart part names itself'),
   })
   .strict()
-  .refine((q) => (q.recordUuid === undefined) === (q.property === undefined), { message: 'recordUuid and property go together', path: ['property'] });
+  .refine(together, togetherMessage);
 
 export const toFile = (row: FileRow, actors: Actors): z.infer<typeof fileSchema> => ({
   uuid: row.file_uuid,

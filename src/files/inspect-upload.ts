@@ -4,6 +4,9 @@ import { OffThreadHash } from './off-thread-hash.js';
 /** How many leading bytes the type is sniffed from (file-type's own need is 4100). */
 const HEAD = 4100;
 
+/** Where uploads are hashed by default (docs/files.md, Figures: measured both ways). */
+export const HASH_ON: 'worker' | 'main' = 'main';
+
 /** A file (or a request) past its size limit. `limit` is in bytes. */
 export class TooLargeError extends Error {
   constructor(readonly scope: 'file' | 'request', readonly limit: number) {
@@ -56,15 +59,16 @@ export const typeAccepted = (type: string, accepted: readonly string[]) =>
  * then passes everything through. Whatever it refuses fails the stream, so the store keeps nothing.
  */
 export class UploadInspector extends Transform {
-  private readonly hash = new OffThreadHash();
+  private readonly hash: OffThreadHash;
   size = 0;
   contentType: string | null = null;
   private held: Buffer[] = [];
   private heldBytes = 0;
 
-  constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[] }) {
+  constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[]; hashOn?: 'worker' | 'main' }) {
     // Room for a few socket reads each way: at the default 16 KiB every chunk pauses the upload.
     super({ writableHighWaterMark: 4 << 20, readableHighWaterMark: 4 << 20 });
+    this.hash = new OffThreadHash(o.hashOn ?? HASH_ON);
   }
 
   /** The SHA-256 (hex) of every byte that went through; once the stream has ended. */

@@ -65,7 +65,7 @@ function acquire(): PooledWorker | null {
  * uploads that find every worker busy, are hashed on the main thread: same digest, no messages.
  */
 export class OffThreadHash {
-  private batch = takeBatch();
+  private batch: Buffer;
   private used = 0;
   private pooled: PooledWorker | null = null;
   private inline: ReturnType<typeof createHash> | null = null;
@@ -74,6 +74,16 @@ export class OffThreadHash {
   private failed: Error | null = null;
   private digestWaiter: { resolve(d: string): void; reject(e: Error): void } | null = null;
   private done = false;
+
+  /** `on: 'main'` hashes on the calling thread from the first byte (no copies, no messages). */
+  constructor(on: 'worker' | 'main' = 'worker') {
+    if (on === 'main') {
+      this.inline = createHash('sha256');
+      this.batch = Buffer.alloc(0);
+    } else {
+      this.batch = takeBatch();
+    }
+  }
 
   /** Hashes `chunk`; false: wait for `drained()` before the next. */
   update(chunk: Buffer): boolean {

@@ -51,6 +51,12 @@ export function refuseDeclaredLength(request: FastifyRequest, config: Config): T
   return Number.isFinite(declared) && declared > config.FILES_MAX_REQUEST_BYTES + slack ? new TooLargeError('request', config.FILES_MAX_REQUEST_BYTES) : null;
 }
 
+/** 413 before reading anything when a raw body (one file, no framing) declares more than the file limit. */
+export function refuseDeclaredFileLength(request: FastifyRequest, config: Config): TooLargeError | null {
+  const declared = Number(request.headers['content-length']);
+  return Number.isFinite(declared) && declared > config.FILES_MAX_FILE_BYTES ? new TooLargeError('file', config.FILES_MAX_FILE_BYTES) : null;
+}
+
 export const noFile = () =>
   new DomainError('VALIDATION_FAILED', 'No file in the request', [{ field: 'file', message: 'The multipart body holds no file part', type: 'VALIDATION', correctionSuggestion: 'Send the file as a multipart/form-data part with a filename' }]);
 

@@ -35,3 +35,21 @@ export async function get(url: string) {
   const res = await fetch(url);
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
+
+/**
+ * Uploads one file as a raw body (Content-Type application/octet-stream, the name in ?name=).
+ * `chunked`: no Content-Length, the bytes streamed in pieces, so only the server's count can stop it.
+ */
+export async function uploadRaw(base: string, who: TestTenant, path: string, bytes: Buffer, o: { chunked?: boolean; type?: string } = {}) {
+  const headers = { ...who.headers, 'content-type': o.type ?? 'application/octet-stream' };
+  const body = o.chunked
+    ? new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 16 * 1024) controller.enqueue(new Uint8Array(bytes.subarray(at, at + 16 * 1024)));
+          controller.close();
+        },
+      })
+    : new Uint8Array(bytes);
+  const res = await fetch(base + path, { method: 'POST', headers, body, ...(o.chunked ? { duplex: 'half' } : {}) } as RequestInit);
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinCompany, signUpWithCompany, twoTenants, type TestTenant } from '../support/actors.js';
 import type { TestApp } from '../support/test-app.js';
 import { anObject, aProperty, call, data, expectErrorBody } from '../schema/schema-fixtures.js';
-import { get, pngBytes, sha256, upload } from './files-fixtures.js';
+import { get, pngBytes, sha256, upload, uploadRaw } from './files-fixtures.js';
 
 /** What a suite run needs from its adapter: the app on real HTTP and a look into the store. */
 export interface FilesUnderTest {
@@ -68,6 +68,53 @@ export function filesContract(name: string, start: () => Promise<FilesUnderTest>
         expect(got.headers.get('content-type')).toBe('application/octet-stream');
         expect(got.headers.get('content-disposition')).toMatch(/^attachment;/);
       }
+    });
+
+    it('a raw body (application/octet-stream, ?name=) uploads like a multipart part: type from the bytes, name sanitised, SHA-256 kept', async () => {
+      const bytes = pngBytes(200_000);
+      const res = await uploadRaw(s.base, owner, `/api/v2/files?name=${encodeURIComponent('../x/raw<b>.html')}`, bytes);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const file = res.body.data;
+      expect(file).toMatchObject({ name: 'raw_b_.html', contentType: 'image/png', size: 200_000, sha256: sha256(bytes), visibility: 'private', createdBy: { uuid: owner.userUuid } });
+      expect(await s.keys(`files/${owner.companyUuid}/`)).toContain(`files/${owner.companyUuid}/${file.uuid}`);
+      const got = await get(reach((await urlOf(owner, file.uuid)).url));
+      expect(got.body.equals(bytes)).toBe(true);
+
+      // Streamed without a length, and with no name at all.
+      const text = Buffer.from('<!doctype html><html><body>hi</body></html>'.repeat(2000));
+      const chunked = await uploadRaw(s.base, owner, '/api/v2/files', text, { chunked: true });
+      expect(chunked.status, JSON.stringify(chunked.body)).toBe(201);
+      expect(chunked.body.data).toMatchObject({ contentType: 'text/html', size: text.length, sha256: sha256(text) });
+      expect(typeof chunked.body.data.name).toBe('string');
+
+      // Any other body type is not taken as a file.
+      expect((await uploadRaw(s.base, owner, '/api/v2/files', Buffer.from('hello'), { type: 'text/plain' })).status).toBeGreaterThanOrEqual(400);
+    });
+
+    it('a raw upload attaches to a record property, is refused (400) by its bytes, and is 413 past the limit: nothing left behind', async () => {
+      const obj = await anObject(s.t.app, owner);
+      await aProperty(s.t.app, owner, obj.uuid, { name: 'photo', type: 'string', format: 'file', options: [{ value: 'image/*', label: 'Images' }] });
+      const record = await data(s.t.app, owner, 'POST', `/api/v2/${obj.name}`, { properties: {} });
+      const png = await uploadRaw(s.base, owner, `/api/v2/files?recordUuid=${record.uuid}&property=photo&name=p.png`, pngBytes());
+      expect(png.status, JSON.stringify(png.body)).toBe(201);
+      expect((await data(s.t.app, owner, 'GET', `/api/v2/records/${record.uuid}`)).properties.photo).toBe(png.body.data.uuid);
+
+      const tenant = owner.companyUuid;
+      const events = await uploadedEvents(tenant);
+      const keys = (await s.keys(`files/${tenant}/`)).length;
+      expectErrorBody(await uploadRaw(s.base, owner, `/api/v2/files?recordUuid=${record.uuid}&property=photo&name=fake.png`, Buffer.from('not a picture at all')), 400, 'INVALID_FILE_TYPE');
+      // Declared too long: refused before reading; streamed too long: cut by the count.
+      expectErrorBody(await uploadRaw(s.base, owner, '/api/v2/files?name=big.bin', pngBytes(256 * 1024 + 1)), 413);
+      expectErrorBody(await uploadRaw(s.base, owner, '/api/v2/files?name=big.bin', pngBytes(256 * 1024 + 1), { chunked: true }), 413);
+      expect(await uploadedEvents(tenant)).toBe(events);
+      expect((await s.keys(`files/${tenant}/`)).length).toBe(keys);
+      expect(await s.leftovers()).toEqual([]);
+
+      // Another company's record: 404, nothing stored.
+      const other = await signUpWithCompany(s.t.app);
+      expectErrorBody(await uploadRaw(s.base, other, `/api/v2/files?recordUuid=${record.uuid}&property=photo&name=p.png`, pngBytes()), 404);
+      expect(await uploadedEvents(other.companyUuid)).toBe(0);
+      expect(await s.keys(`files/${other.companyUuid}/`)).toEqual([]);
     });
 
     it('a URL past its TTL is refused (403); TTLs above 15 minutes are refused', async () => {
@@ -214,6 +261,21 @@ export function filesContract(name: string, start: () => Promise<FilesUnderTest>
         req.on('error', () => resolve());
         req.on('close', () => resolve());
         req.write(head);
+        req.write(pngBytes(100 * 1024), () => setTimeout(() => req.destroy(), 200));
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await uploadedEvents(who.companyUuid)).toBe(0);
+      expect(await s.keys(`files/${who.companyUuid}/`)).toEqual([]);
+      expect(await s.leftovers()).toEqual([]);
+    });
+
+    it('a raw upload killed mid-stream leaves no event and no object', async () => {
+      const who = await signUpWithCompany(s.t.app);
+      const { port } = new URL(s.base);
+      await new Promise<void>((resolve) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/v2/files?name=half.bin', headers: { ...who.headers, 'content-type': 'application/octet-stream', 'content-length': String(200 * 1024) } });
+        req.on('error', () => resolve());
+        req.on('close', () => resolve());
         req.write(pngBytes(100 * 1024), () => setTimeout(() => req.destroy(), 200));
       });
       await new Promise((r) => setTimeout(r, 500));
