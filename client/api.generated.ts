@@ -4666,13 +4666,15 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Uploads one file (multipart/form-data, the first file part). With recordUuid and property it is attached to that record property, whose options list the accepted types.
+         * @description Uploads one file: multipart/form-data (the first file part), or the bytes themselves as the body with Content-Type application/octet-stream and the file name in ?name= (no multipart parsing: the faster way for one large file). With recordUuid and property it is attached to that record property, whose options list the accepted types.
          *
          *     Auth: roles any company role; scopes none.
          */
         post: {
             parameters: {
                 query?: {
+                    /** @description The file name of a raw upload (Content-Type application/octet-stream); a multipart part names itself */
+                    name?: string;
                     /** @description ...in this property of format file (its options list the accepted types) */
                     property?: string;
                     /** @description Attach the upload to this record... */
