@@ -7,6 +7,7 @@ import { joinCacheBus } from '../cache/cache-bus.js';
 import { forgetActorsHere, STALE_ACTORS } from '../auth/actor-cache.js';
 import { forgetObjectsHere, STALE_SCHEMA } from '../records/object-cache.js';
 import { forgetAuditActors } from '../http/audit-fields.js';
+import { forgetFormsHere, STALE_FORMS } from '../forms/form-cache.js';
 import { healthRoutes } from './health.routes.js';
 import { isDraining } from './draining.js';
 
@@ -47,5 +48,8 @@ function forgetStale(what: string) {
     forgetActorsHere();
     forgetAuditActors();
   }
-  else if (what.startsWith(STALE_SCHEMA)) forgetObjectsHere(what.slice(STALE_SCHEMA.length));
+  else if (what.startsWith(STALE_SCHEMA)) {
+    forgetObjectsHere(what.slice(STALE_SCHEMA.length));
+    forgetFormsHere(what.slice(STALE_SCHEMA.length));
+  } else if (what.startsWith(STALE_FORMS)) forgetFormsHere(what.slice(STALE_FORMS.length));
 }
