@@ -22,25 +22,12 @@ export function configureFormCache(ms: number) {
   relations.configure(ms);
 }
 
-/** The tenant's form `formUuid` (deleted or not; null when there is none), from the cache or read (and kept). */
-export async function cachedForm(sql: Sql, tenant: string, formUuid: string): Promise<FormRow | null> {
-  const now = Date.now();
-  const hit = forms.get(tenant, formUuid, now);
-  if (hit !== undefined) return hit;
-  const row = await formByUuid(sql, tenant, formUuid);
-  forms.set(tenant, formUuid, row, now);
-  return row;
-}
+/** The tenant's form `formUuid` (deleted or not; null when there is none), from the cache or read (and kept); requests that miss at once share one read. */
+export const cachedForm = (sql: Sql, tenant: string, formUuid: string): Promise<FormRow | null> => forms.load(tenant, formUuid, Date.now(), () => formByUuid(sql, tenant, formUuid));
 
-/** The tenant's relation (null when there is none or it is purged), from the cache or read (and kept). */
-export async function cachedRelation(sql: Sql, tenant: string, relationUuid: string): Promise<RelationRow | null> {
-  const now = Date.now();
-  const hit = relations.get(tenant, relationUuid, now);
-  if (hit !== undefined) return hit;
-  const row = await relationOf(sql, tenant, relationUuid);
-  relations.set(tenant, relationUuid, row, now);
-  return row;
-}
+/** The tenant's relation (null when there is none or it is purged), from the cache or read (and kept); requests that miss at once share one read. */
+export const cachedRelation = (sql: Sql, tenant: string, relationUuid: string): Promise<RelationRow | null> =>
+  relations.load(tenant, relationUuid, Date.now(), () => relationOf(sql, tenant, relationUuid));
 
 /** What another process's forgetForms sends: the prefix, then the tenant. */
 export const STALE_FORMS = 'forms:';
