@@ -25,7 +25,7 @@ describe('a short-lived cache load', () => {
     expect(await cache.load('t', 'k', 2, async () => 2)).toBe(2);
     expect(cache.get('t', 'k', 3)).toBe(2);
     const none = shortLived<number>({ ttlMs: 1000 });
-    expect(await none.load('t', 'k', 0, async () => null, (v): v is number => v !== null)).toBeNull();
+    expect(await none.load('t', 'k', 0, async (): Promise<number | null> => null, (v): v is number => v !== null)).toBeNull();
     expect(none.get('t', 'k', 1)).toBeUndefined();
   });
 });
