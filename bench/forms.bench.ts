@@ -8,9 +8,11 @@
  * - public submissions (each: one lead record, one contact record, their connection and the
  *   FormSubmissionEvent, in one command);
  * - a record create through the API beside it (one record), as the reference in the same run.
+ * Beside req/s (which a loaded machine bends), each figure gives the CPU time per request: the
+ * server process and, on PostgreSQL, the bench database's backends (read from /proc, Linux only).
  * The per-address rate limit is off for the run (every visitor is 127.0.0.1). Prints a table; not a test.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresDb } from '../src/db/postgres.db.js';
@@ -31,6 +33,29 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time per request (ms): the server process, and the PostgreSQL backends of the bench database. */
+  cpuServer: number;
+  cpuDb: number;
+}
+
+/** The processes whose CPU time a figure counts: the server, and (PostgreSQL) the bench database's backends. */
+let cpuPids: () => Promise<{ server: number[]; db: number[] }> = async () => ({ server: [], db: [] });
+/** utime + stime of the processes, in ms (Linux /proc; 0 elsewhere). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return ticks * 10;
+}
+async function cpuNow() {
+  const p = await cpuPids();
+  return { pids: p, server: cpuMs(p.server), db: cpuMs(p.db) };
 }
 
 /** CONCURRENCY clients for SECONDS after WARMUP; client k sends next(k) one request after another. */
@@ -39,6 +64,8 @@ async function measure(label: string, token: string, next: (client: number) => R
   const until = counted + SECONDS * 1000;
   const latencies: number[] = [];
   let errors = 0;
+  let cpuStart: Promise<Awaited<ReturnType<typeof cpuNow>>> | undefined;
+  const warm = setTimeout(() => (cpuStart = cpuNow()), WARMUP * 1000);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, k) => {
       while (Date.now() < until) {
@@ -50,14 +77,20 @@ async function measure(label: string, token: string, next: (client: number) => R
       }
     }),
   );
+  clearTimeout(warm);
+  const begin = await cpuStart;
+  // The same processes at both ends (a backend that left is counted up to its last reading).
+  const cpuServer = begin ? (cpuMs(begin.pids.server) - begin.server) / Math.max(1, latencies.length) : 0;
+  const cpuDb = begin ? (cpuMs(begin.pids.db) - begin.db) / Math.max(1, latencies.length) : 0;
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { label, rps: latencies.length / ((Date.now() - counted) / 1000), p50: q(0.5), p99: q(0.99), errors };
+  return { label, rps: latencies.length / ((Date.now() - counted) / 1000), p50: q(0.5), p99: q(0.99), errors, cpuServer, cpuDb };
 }
 
-async function bench(label: string, env: Record<string, string>) {
+async function bench(label: string, env: Record<string, string>, backends: () => Promise<number[]> = async () => []) {
   process.stdout.write(`\n${label}: setting up...\n`);
-  const server = await startServer({ ...env, FORMS_RATE_LIMIT_MAX: '0' });
+  const server = await startServer({ ...env, FORMS_RATE_LIMIT_MAX: '0' }, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  cpuPids = async () => ({ server: server.pid ? [server.pid] : [], db: await backends() });
   try {
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const user = await must({ method: 'POST', path: '/api/v2/auth/register', body: { email: `forms-${suffix}@example.test`, password: 'correct horse battery staple', firstname: 'B', lastname: 'B' } }, '');
@@ -91,9 +124,14 @@ async function bench(label: string, env: Record<string, string>) {
     }));
     figures.push(await measure(`record create (1 record, reference), ${CONCURRENCY} clients`, token, () => ({ method: 'POST', path: '/api/v2/lead', body: { properties: { name: `Direct ${n++}` } } })));
     const width = Math.max(...figures.map((f) => f.label.length));
-    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  errors\n`);
-    for (const f of figures) process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${f.errors}\n`);
-    process.stdout.write(`  submissions / record creates: ${(figures[0]!.rps / figures[1]!.rps).toFixed(2)} (same run, same server)\n`);
+    process.stdout.write(`  ${'operation'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  ${'CPU ms/req (server + db)'.padStart(24)}  errors\n`);
+    for (const f of figures) {
+      const cpu = `${(f.cpuServer + f.cpuDb).toFixed(2)} (${f.cpuServer.toFixed(2)} + ${f.cpuDb.toFixed(2)})`;
+      process.stdout.write(`  ${f.label.padEnd(width)}  ${Math.round(f.rps).toString().padStart(8)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p99.toFixed(1).padStart(8)}  ${cpu.padStart(24)}  ${f.errors}\n`);
+    }
+    const [sub, ref] = [figures[0]!, figures[1]!];
+    process.stdout.write(`  submissions / record creates: ${(sub.rps / ref.rps).toFixed(2)} (same run, same server)\n`);
+    process.stdout.write(`  CPU per submission / per record create: ${((sub.cpuServer + sub.cpuDb) / Math.max(0.001, ref.cpuServer + ref.cpuDb)).toFixed(2)}\n`);
     process.stdout.write(`  concurrency ${CONCURRENCY}, ${SECONDS} s per figure after ${WARMUP} s of warm-up\n`);
   } finally {
     server.kill('SIGTERM');
@@ -118,7 +156,8 @@ if (ONLY !== 'pglite') {
     await admin.query(`drop database if exists ${name}`);
     await admin.query(`create database ${name}`);
     try {
-      await bench('PostgreSQL', { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) });
+      const backends = async () => (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).map((r) => r.pid);
+      await bench('PostgreSQL', { DATABASE_URL: databaseUrlFor(process.env.DATABASE_URL, name) }, backends);
     } finally {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.close();

@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
 import { recordLinkEventTypes, recordLinkOfStream, type RecordLinkEvent } from '../aggregates/relation/record-link.events.js';
 import type { Projection } from './projection.js';
+import { connectedWithAppend } from './record-links.connected-with-append.js';
 import { advance } from './schema-rows.js';
 
 function keyOf(stored: StoredEvent) {
@@ -18,6 +19,8 @@ export const recordLinksProjection: Projection = {
   name: 'record-links',
   tables: ['rm_record_links'],
   handles: recordLinkEventTypes,
+  // A new connection commits with its append, in its statement (record-links.connected-with-append.ts).
+  withAppend: [connectedWithAppend],
   async apply(stored, tx) {
     const event = stored as StoredEvent<RecordLinkEvent> & RecordLinkEvent;
     const at = stored.metadata.occurredAt;

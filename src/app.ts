@@ -41,6 +41,7 @@ import { registerWebpages } from './webpages/webpages.module.js';
 import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
+import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +65,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   configureActorCache(config.AUTH_CACHE_MS);
   configureObjectCache(config.SCHEMA_CACHE_MS);
   configureCmsCache(config.SCHEMA_CACHE_MS);
+  configureFormCache(config.SCHEMA_CACHE_MS);
   configureIndexCache(config.INDEX_CACHE_ENTRIES);
   configureObjectStore(config.INDEX_STORE_CELLS);
   // Once an append has committed, the caches forget what it may have changed.
@@ -75,7 +77,12 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
         forgetAuditActors();
         await forgetActors();
       }
-      if (affectsSchema(streamId)) await forgetObjects(tenant);
+      if (affectsSchema(streamId)) {
+        // The schema notification tells the other processes to forget the forms' relations too.
+        forgetFormsHere(tenant);
+        await forgetObjects(tenant);
+      }
+      if (affectsForms(streamId)) await forgetForms(tenant);
       await forgetCmsAfter(streamId, tenant);
     }),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FusedWrite, Projection } from '../projections/projection.js';
-import { fusedStatements, fusedWriteOf, pendingEvents, type FusableAppend } from '../src/event-store/postgres.fused-writes.js';
+import { fusedStatements, fusedTogetherOf, fusedWriteOf, pendingEvents, togetherStatement, type FusableAppend } from '../src/event-store/postgres.fused-writes.js';
 import { anEvent } from './support/builders.js';
 
 const write = (name: string, accepts: FusedWrite['accepts']): FusedWrite => ({ name, accepts, sql: () => ({ ctes: 'x as (select 1)', check: '0' }), input: () => '[]' });
@@ -38,5 +38,28 @@ describe('fused writes: which appends the append statement writes for a projecti
     // Another projection handles `Shared`: it must see the event in the transaction.
     expect(which(fused, append({ events: [anEvent('Shared')], stateAfter: {} }))).toBe(-1);
     expect(which([], append({ events: [anEvent('Made')] }))).toBe(-1);
+  });
+
+  it('take a multi-stream append only when writes take every one of its streams, and write them in one statement, all or none', () => {
+    const param = (name: string): FusedWrite['sql'] => (p) => ({ ctes: `${name} as (select ${p})`, check: '0' });
+    const creates = { ...write('creates', (e) => e.type === 'Made' && e.revision === 0), sql: param('made') };
+    const links = { ...write('links', (e) => e.type === 'Linked' && e.revision === 0), sql: param('linked') };
+    const fused = fusedStatements([projection('mine', ['Made'], [creates]), projection('links', ['Linked'], [links]), projection('other', ['Shared'])]);
+    const together = (types: string[], over: Partial<FusableAppend> = {}) =>
+      fusedTogetherOf(fused, { ...append({ events: [anEvent('Made')], ...over }), together: types.map((t, i) => ({ streamId: `s-${i + 2}`, events: [anEvent(t)], expected: 'no_stream' as const })) });
+    const taken = together(['Linked', 'Made'])!;
+    expect([...taken.keys()].sort()).toEqual([0, 1]);
+    expect(taken.get(0)!.map((e) => e.streamId)).toEqual(['s-1', 's-3']);
+    expect(taken.get(1)!.map((e) => [e.streamId, e.revision])).toEqual([['s-2', 0]]);
+    // A stream no write takes, a hook, or a single-stream append: not this way.
+    expect(together(['Linked', 'Shared'])).toBeNull();
+    expect(together(['Linked'], { inTransaction: async () => {} })).toBeNull();
+    expect(fusedTogetherOf(fused, append({ events: [anEvent('Made')] }))).toBeNull();
+    const st = togetherStatement(fused, [0, 1]);
+    expect(st.name).toBe('append_together_0_1');
+    // Each write reads its own parameter after the appends' ($1), and the statement fails unless every stream moved.
+    expect(st.text).toContain('made as (select $2)');
+    expect(st.text).toContain('linked as (select $3)');
+    expect(st.text).toMatch(/\(select count\(\*\) from heads\) <> \(select count\(\*\) from req\)/);
   });
 });

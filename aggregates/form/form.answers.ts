@@ -22,8 +22,8 @@ export interface CheckedAnswers {
 
 const stepLabel = (settings: FormSettings, step: number) => (settings.steps[step]?.title ? `step ${step} "${settings.steps[step]!.title}"` : `step ${step}`);
 
-/** Runs checkValues and keeps its problems, named for the form and its step. */
-function collect(details: ErrorDetail[], where: string, settings: FormSettings, step: number, check: () => Record<string, unknown>): Record<string, unknown> {
+/** Runs checkValues and keeps its problems, each named for the form and the step of its field. */
+function collect(details: ErrorDetail[], where: string, settings: FormSettings, stepOf: (field: string) => number, check: () => Record<string, unknown>): Record<string, unknown> {
   try {
     return check();
   } catch (err) {
@@ -31,7 +31,7 @@ function collect(details: ErrorDetail[], where: string, settings: FormSettings, 
     for (const d of err.details) {
       const field = d.field ?? where;
       const text = d.message.startsWith(`${field}: `) ? d.message.slice(field.length + 2) : d.message;
-      details.push({ ...d, field, message: `${field} (${stepLabel(settings, step)}): ${text}` });
+      details.push({ ...d, field, message: `${field} (${stepLabel(settings, stepOf(field))}): ${text}` });
     }
     return {};
   }
@@ -53,7 +53,10 @@ export function checkAnswers(settings: FormSettings, facts: AnswerFacts, sent: A
     if (!item) details.push({ field: `answers.${name}`, message: `answers.${name}: the form asks no "${name.slice(0, 60)}"`, type: 'VALIDATION', correctionSuggestion: `Answer only the form's fields: ${asked.map((i) => i.property).slice(0, 30).join(', ')}` });
   }
   const byName = new Map(facts.definitions.map((d) => [d.name, d]));
-  const values: Record<string, unknown> = {};
+  // The answers present are checked in one pass; a problem names the step of its field.
+  const present: Record<string, unknown> = {};
+  const presentDefs: PropertyDefinition[] = [];
+  const stepOfField = new Map<string, number>();
   for (const item of asked.filter(inScope)) {
     const def = byName.get(item.property);
     const field = `answers.${item.property}`;
@@ -64,8 +67,11 @@ export function checkAnswers(settings: FormSettings, facts: AnswerFacts, sent: A
       continue;
     }
     if (value === undefined) continue;
-    Object.assign(values, collect(details, field, settings, item.step, () => checkValues({ [item.property]: value }, [{ ...def, required: false }], { creating: false, ignoreErrors: false, at: 'answers' }).values));
+    present[item.property] = value;
+    presentDefs.push(def.required ? { ...def, required: false } : def);
+    stepOfField.set(field, item.step);
   }
+  const values = presentDefs.length === 0 ? {} : collect(details, 'answers', settings, (field) => stepOfField.get(field.split('.', 2).join('.')) ?? 0, () => checkValues(present, presentDefs, { creating: false, ignoreErrors: false, at: 'answers' }).values);
   const innerItems = settings.items.filter((i): i is InnerFormItem => i.kind === 'innerForm');
   for (const id of Object.keys(sent.inner)) {
     if (!innerItems.some((i) => i.id === id)) details.push({ field: `inner.${id}`, message: `inner.${id.slice(0, 60)}: the form has no inner form of this id`, type: 'VALIDATION', correctionSuggestion: `Send entries of: ${innerItems.map((i) => i.id).join(', ') || '(no inner forms)'}` });
@@ -81,7 +87,7 @@ export function checkAnswers(settings: FormSettings, facts: AnswerFacts, sent: A
     const defs = facts.innerDefinitions[item.id] ?? [];
     const fieldDefs = defs.filter((d) => item.fields.some((f) => f.property === d.name)).map((d) => ({ ...d, required: d.required || item.fields.some((f) => f.property === d.name && f.required) }));
     const checked = entries.map((entry, k) =>
-      collect(details, `${field}[${k}]`, settings, item.step, () => {
+      collect(details, `${field}[${k}]`, settings, () => item.step, () => {
         const extra = Object.keys(entry).filter((name) => !item.fields.some((f) => f.property === name));
         if (extra.length > 0) throw new DomainError('VALIDATION_FAILED', 'unknown', extra.map((name) => ({ field: `${field}[${k}].${name}`, message: `the inner form asks no "${name.slice(0, 60)}"`, type: 'VALIDATION', correctionSuggestion: `Answer only: ${item.fields.map((f) => f.property).join(', ')}` })));
         return checkValues(entry, fieldDefs, { creating: true, ignoreErrors: false, at: `${field}[${k}]` }).values;

@@ -23,14 +23,16 @@ export interface FusedStatement {
 /** The fused writes of the projections (`Projection.withAppend`), for event types no other projection handles. */
 export function fusedStatements(projections: readonly Projection[]): FusedStatement[] {
   const handlers = (type: string) => projections.filter((p) => p.handles.includes(type)).length;
-  return projections.flatMap((p) =>
-    (p.withAppend ?? []).map((write) => {
+  return projections.flatMap((p) => {
+    // Asked for every event of every append a group commit holds: known once.
+    const owned = new Set(p.handles.filter((type) => handlers(type) === 1));
+    return (p.withAppend ?? []).map((write) => {
       const { ctes, check, answer } = write.sql('$2');
       const text = `with ${appendManyCtes}, ${ctes}
     select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended, ${check} as checked${answer ? `, ${answer} as answers` : ''}`;
-      return { write, text, owns: (type: string) => p.handles.includes(type) && handlers(type) === 1 };
-    }),
-  );
+      return { write, text, owns: (type: string) => owned.has(type) };
+    });
+  });
 }
 
 /**
@@ -54,4 +56,40 @@ export function fusedWriteOf(fused: readonly FusedStatement[], p: FusableAppend)
   if (!events) return null;
   const index = fused.findIndex((f) => events.every((e) => f.owns(e.type) && f.write.accepts(e)));
   return index < 0 ? null : { index, events };
+}
+
+/** A multi-stream append as a group commit holds it (`AppendOptions.together`): its own stream, then the others. */
+export interface FusableTogether extends FusableAppend {
+  together?: readonly { streamId: string; events: readonly NewEvent[]; expected: ExpectedRevision }[];
+}
+
+/**
+ * The fused writes that take every stream of a multi-stream append, each with the events it
+ * writes (null: a stream no write takes whole, or a hook: the append commits in a transaction).
+ */
+export function fusedTogetherOf(fused: readonly FusedStatement[], p: FusableTogether): Map<number, PendingEvent[]> | null {
+  if (!p.together || p.inTransaction) return null;
+  const writes = new Map<number, PendingEvent[]>();
+  for (const part of [p, ...p.together.map((t) => ({ ...t, tenant: p.tenant }))]) {
+    const taken = fusedWriteOf(fused, part);
+    if (!taken) return null;
+    writes.set(taken.index, [...(writes.get(taken.index) ?? []), ...taken.events]);
+  }
+  return writes;
+}
+
+/**
+ * One statement for multi-stream appends (docs/adr/0004, addendum): the append's CTEs, then the
+ * CTEs of each fused write in `writes` (indexes into `fused`), the i-th taking its input from
+ * parameter $(i + 2). All or none: when a stream's check failed (it is not in `heads`), the last
+ * column fails the statement (a text read as an integer: 22P02), and the store commits the
+ * appends the usual way, which gives each its own error.
+ */
+export function togetherStatement(fused: readonly FusedStatement[], writes: readonly number[]): { name: string; text: string } {
+  const parts = writes.map((k, i) => fused[k]!.write.sql(`$${i + 2}`));
+  const text = `with ${appendManyCtes}, ${parts.map((p) => p.ctes).join(',\n')}
+    select (select coalesce(json_agg(a order by a.position), '[]') from appended a) as appended,
+           ${parts.map((p, i) => `${p.check} as checked_${i}`).join(', ')},
+           (case when (select count(*) from heads) <> (select count(*) from req) then 'streams moved: ' || (select count(*) from heads) end)::int as together`;
+  return { name: `append_together_${writes.join('_')}`, text };
 }

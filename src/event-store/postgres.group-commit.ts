@@ -7,7 +7,7 @@ import { applyProjections } from '../projections/apply.js';
 import type { AppendOptions, ExpectedRevision, NewEvent } from './port.js';
 import { appendStatement } from './postgres.append.js';
 import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
-import { fusedStatements, fusedWriteOf, type FusedStatement } from './postgres.fused-writes.js';
+import { fusedStatements, fusedTogetherOf, fusedWriteOf, togetherStatement, type FusedStatement } from './postgres.fused-writes.js';
 import { groupCommitSize } from '../metrics/metrics.js';
 import { storedEvent, wrongRevision, type EventPlace } from './postgres.rows.js';
 
@@ -158,12 +158,54 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     await settle(group, storedOf(group, rows), answers);
   }
 
-  /** A group commit: the appends a fused write takes by it (a statement per write), the others in one transaction. */
+  // The statements of multi-stream appends whose every stream fused writes take, by the writes' indexes.
+  const togetherStatements = new Map<string, { name: string; text: string }>();
+
+  /**
+   * Multi-stream appends whose every stream a fused write takes (a form submission): every stream
+   * of every such append of the group, and their rows, in one statement committed on its own. A
+   * stream whose check failed fails the statement (all or none), as does anything PostgreSQL
+   * refuses: the appends then commit the usual way, which gives each its own error.
+   */
+  async function flushTogether(group: PendingAppend[], writes: Map<number, PendingEvent[]>) {
+    const indexes = [...writes.keys()].sort((a, b) => a - b);
+    const key = indexes.join('_');
+    let st = togetherStatements.get(key);
+    if (!st) togetherStatements.set(key, (st = togetherStatement(fusers, indexes)));
+    const parts = group.map(partsOf);
+    let rows: EventPlace[];
+    try {
+      const inputs = indexes.map((k) => fusers[k]!.write.input(writes.get(k)!));
+      const [row] = await db.query<{ appended: EventPlace[] }>(st.text, [requestsOf(parts.flat()), ...inputs], st.name);
+      rows = row!.appended;
+    } catch (err) {
+      if (isSqlState(err)) return flushInTransaction(group);
+      for (const p of group) p.reject(err);
+      return;
+    }
+    committed();
+    const stored = storedOf(parts.flat(), rows);
+    let k = 0;
+    await settle(group, parts.map((mine) => stored.slice(k, (k += mine.length)).flatMap((out) => out ?? [])));
+  }
+
+  /**
+   * A group commit: the appends a fused write takes by it (a statement per write), the
+   * multi-stream appends fused writes take in one statement, the others in one transaction.
+   */
   async function flush(group: PendingAppend[]) {
     groupCommitSize.observe(group.length);
     const rest: PendingAppend[] = [];
     const parts = new Map<number, { appends: PendingAppend[]; events: PendingEvent[] }>();
+    const together: PendingAppend[] = [];
+    const togetherWrites = new Map<number, PendingEvent[]>();
     for (const p of group) {
+      const all = p.together ? fusedTogetherOf(fusers, p) : null;
+      if (all) {
+        together.push(p);
+        for (const [k, events] of all) togetherWrites.set(k, [...(togetherWrites.get(k) ?? []), ...events]);
+        continue;
+      }
       const taken = p.together ? null : fusedWriteOf(fusers, p);
       if (!taken) {
         rest.push(p);
@@ -176,6 +218,7 @@ export function groupCommit({ db, projections, maxConcurrentCommits, maxGroup, c
     }
     await Promise.all([
       ...(rest.length > 0 ? [flushInTransaction(rest)] : []),
+      ...(together.length > 0 ? [flushTogether(together, togetherWrites)] : []),
       ...[...parts].map(([k, part]) => flushFused(fusers[k]!, part.appends, part.events)),
     ]);
   }

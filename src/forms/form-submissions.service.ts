@@ -7,13 +7,14 @@ import { formSubmissionDecider } from '../../aggregates/form/form-submission.dec
 import { scoreOf } from '../../aggregates/form/form.scoring.js';
 import { recordLinkDecider } from '../../aggregates/relation/record-link.decider.js';
 import { recordLinkStream } from '../../aggregates/relation/record-link.events.js';
-import { formByUuid, submissionByUuid, type FormRow, type FormSubmissionRow } from '../../read-models/forms.queries.js';
-import { relationOf, type RelationRow } from '../../read-models/relations.queries.js';
+import { submissionByUuid, type FormRow, type FormSubmissionRow } from '../../read-models/forms.queries.js';
+import type { RelationRow } from '../../read-models/relations.queries.js';
 import { handleCreations, newStreamWrite, type CommandContext, type NewStreamWrite } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import type { RecordsService } from '../records/records.service.js';
+import { cachedForm, cachedRelation } from './form-cache.js';
 
 export interface Visitor {
   address: string;
@@ -45,7 +46,7 @@ export function makeFormSubmissions(deps: { db: Db; store: EventStore; records: 
 
   /** A published, live form of the company; anything else (unpublished, deleted, another company's) is the same 404. */
   async function published(tenant: string, formUuid: string): Promise<FormRow> {
-    const row = await formByUuid(db, tenant, formUuid);
+    const row = await cachedForm(db, tenant, formUuid);
     if (!row || row.deleted_at !== null || !row.published) throw notFound('Form', formUuid);
     return row;
   }
@@ -61,7 +62,7 @@ export function makeFormSubmissions(deps: { db: Db; store: EventStore; records: 
   }
 
   async function relationFor(tenant: string, item: InnerFormItem) {
-    const relation = await relationOf(db, tenant, item.relationUuid);
+    const relation = await cachedRelation(db, tenant, item.relationUuid);
     if (!relation || relation.deleted_at !== null) throw refused(`inner.${item.id}: the form's relation no longer exists`, 'Ask the form owner to fix the form');
     return relation;
   }

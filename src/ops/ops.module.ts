@@ -8,6 +8,7 @@ import { forgetActorsHere, STALE_ACTORS } from '../auth/actor-cache.js';
 import { forgetObjectsHere, STALE_SCHEMA } from '../records/object-cache.js';
 import { forgetCmsFrom, STALE_CMS } from '../webpages/cms-cache.js';
 import { forgetAuditActors } from '../http/audit-fields.js';
+import { forgetFormsHere, STALE_FORMS } from '../forms/form-cache.js';
 import { healthRoutes } from './health.routes.js';
 import { isDraining } from './draining.js';
 
@@ -48,6 +49,9 @@ function forgetStale(what: string) {
     forgetActorsHere();
     forgetAuditActors();
   }
-  else if (what.startsWith(STALE_SCHEMA)) forgetObjectsHere(what.slice(STALE_SCHEMA.length));
+  else if (what.startsWith(STALE_SCHEMA)) {
+    forgetObjectsHere(what.slice(STALE_SCHEMA.length));
+    forgetFormsHere(what.slice(STALE_SCHEMA.length));
+  } else if (what.startsWith(STALE_FORMS)) forgetFormsHere(what.slice(STALE_FORMS.length));
   else if (what.startsWith(STALE_CMS)) forgetCmsFrom(what.slice(STALE_CMS.length));
 }

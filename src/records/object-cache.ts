@@ -28,13 +28,9 @@ export const STALE_SCHEMA = 'schema:';
 export const forgetObjectsHere = (tenant: string) => objects.forget(tenant);
 
 /** The tenant's live object `name` with its live properties, from the cache or read (and kept); null when there is none. */
-export async function objectByName(sql: Sql, tenant: string, name: string): Promise<RecordObject | null> {
-  const now = Date.now();
-  const cached = cachedObject(tenant, name, now);
-  if (cached) return cached;
-  const object = await loadRecordObject(sql, tenant, name);
-  if (object) rememberObject(tenant, object, now);
-  return object;
+export function objectByName(sql: Sql, tenant: string, name: string): Promise<RecordObject | null> {
+  // Requests that miss at once (the entry just expired) share one read.
+  return objects.load(tenant, name, Date.now(), () => loadRecordObject(sql, tenant, name), (o): o is RecordObject => o !== null);
 }
 
 /**

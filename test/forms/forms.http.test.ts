@@ -11,7 +11,8 @@ let owner: TestTenant;
 let other: TestTenant;
 let schema: Awaited<ReturnType<typeof leadSchema>>;
 beforeAll(async () => {
-  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false', FORMS_RATE_LIMIT_MAX: '6' });
+  // Caches kept a minute: a change a submission must see is forgotten by the append, not by time.
+  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false', FORMS_RATE_LIMIT_MAX: '6', SCHEMA_CACHE_MS: '60000' });
   owner = await signUpWithCompany(t.app);
   other = await signUpWithCompany(t.app);
   schema = await leadSchema(t.app, owner);
@@ -192,6 +193,31 @@ describe('public forms', () => {
     expectErrorBody(res, 400);
     expect([await recordCount(owner.companyUuid), await linkCount(owner.companyUuid)]).toEqual(before);
     expect((await call(t.app, owner, 'POST', `/api/v2/forms/${form.uuid}/submissions/index`, {})).body.total).toBe(1);
+  });
+});
+
+describe('what a submission reads before it writes (cached)', () => {
+  it('sees the form unpublished, changed and deleted, and its relation deleted, at once', async () => {
+    const obj = await anObject(t.app, owner);
+    await data(t.app, owner, 'POST', `/api/v2/objects/${obj.uuid}/properties`, { name: 'note', label: 'Note', type: 'string', format: 'text' });
+    const rel = await data(t.app, owner, 'POST', `/api/v2/relations/${schema.lead.uuid}`, { name: 'noted', toObjectUuid: obj.uuid, cardinality: 'MANY_TO_MANY' });
+    const items = [
+      { kind: 'property', property: 'name', row: 0, column: 0, width: 12 },
+      { id: 'notes', kind: 'innerForm', relationUuid: rel.uuid, row: 1, column: 0, width: 12, fields: [{ property: 'note' }] },
+    ];
+    const form = await createForm(t.app, owner, { name: 'cached-form', objectUuid: schema.lead.uuid, published: true, items, successMessage: 'one' });
+    const answers = { answers: { name: 'Ada' }, inner: { notes: [{ note: 'hi' }] } };
+    expect((await submit(owner.companyUuid, form.uuid, answers)).body.data.successMessage).toBe('one');
+    await call(t.app, owner, 'PUT', `/api/v2/forms/${form.uuid}`, { published: false });
+    expectErrorBody(await submit(owner.companyUuid, form.uuid, answers), 404, 'NOT_FOUND');
+    await call(t.app, owner, 'PUT', `/api/v2/forms/${form.uuid}`, { published: true, successMessage: 'two' });
+    expect((await submit(owner.companyUuid, form.uuid, answers)).body.data.successMessage).toBe('two');
+    expect((await call(t.app, owner, 'DELETE', `/api/v2/relations/${rel.uuid}`)).status).toBe(200);
+    const refused = await submit(owner.companyUuid, form.uuid, answers);
+    expectErrorBody(refused, 400);
+    expect(JSON.stringify(refused.body)).toContain('no longer exists');
+    await call(t.app, owner, 'DELETE', `/api/v2/forms/${form.uuid}`);
+    expectErrorBody(await submit(owner.companyUuid, form.uuid, { answers: { name: 'Ada' }, inner: {} }), 404, 'NOT_FOUND');
   });
 });
 
