@@ -12,12 +12,13 @@
  * BENCH_ONLY=pglite|postgres runs one; BENCH_NODE_ARGS adds node flags to the server (--cpu-prof).
  * Prints a table; not a test.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
 import { benchHttp, type Req } from './bench-http.js';
+import { processCpuMs } from './proc-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -41,16 +42,6 @@ interface Figure {
 
 /** The processes whose CPU time a figure counts: the server, and (PostgreSQL) the bench database's backends. */
 let cpuPids: () => Promise<{ server: number[]; db: number[] }> = async () => ({ server: [], db: [] });
-/** utime + stime of a process, in ms (Linux /proc; null when it is gone, or elsewhere). */
-function cpuOf(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * CPU time of the processes of a figure over its counted seconds, read every 250 ms: a process
  * that leaves (a pooled connection closed when idle) counts up to its last reading, one that comes
@@ -64,7 +55,7 @@ function cpuMeter() {
     const p = await cpuPids();
     for (const [side, pids] of [['server', p.server], ['db', p.db]] as const) {
       for (const pid of pids) {
-        const ms = cpuOf(pid);
+        const ms = processCpuMs(pid);
         if (ms === null) continue;
         const key = `${side}:${pid}`;
         if (!first.has(key)) first.set(key, started ? 0 : ms);

@@ -15,13 +15,13 @@
  * V8 CPU profile there (node --cpu-prof) when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
 import { compareRecord } from './compare.data.js';
 import { syllableWord } from './records.data.js';
 import { productionEnv } from './server-env.js';
+import { processCpuMs } from './proc-cpu.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -87,17 +87,6 @@ interface Side {
   dbCpu: number;
 }
 
-/** utime + stime of a process in ms (clock ticks of 10 ms), 0 when it is gone or not readable. */
-function cpuMsOf(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The CPU time of the bench database's backends (PostgreSQL on this machine: /proc), by pid. Only
  * one side runs at a time, so what they spend while it runs is that side's database work, on a
@@ -105,13 +94,13 @@ function cpuMsOf(pid: number | undefined): number {
  */
 async function dbCpu(): Promise<Map<number, number>> {
   const rows = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [DB]);
-  return new Map(rows.map((r) => [r.pid, cpuMsOf(r.pid)]));
+  return new Map(rows.map((r) => [r.pid, (processCpuMs(r.pid) ?? 0)]));
 }
 
 /** CONCURRENCY clients for SECONDS on one side. */
 async function drive(side: Side, next: (i: number) => Req) {
   const db0 = await dbCpu();
-  const server0 = cpuMsOf(side.pid());
+  const server0 = processCpuMs(side.pid()) ?? 0;
   const started = Date.now();
   const until = started + SECONDS * 1000;
   let i = 0;
@@ -127,7 +116,7 @@ async function drive(side: Side, next: (i: number) => Req) {
     }),
   );
   side.seconds += (Date.now() - started) / 1000;
-  side.serverCpu += cpuMsOf(side.pid()) - server0;
+  side.serverCpu += (processCpuMs(side.pid()) ?? 0) - server0;
   for (const [pid, ms] of await dbCpu()) side.dbCpu += ms - (db0.get(pid) ?? 0);
 }
 

@@ -12,12 +12,13 @@
  * server process and, on PostgreSQL, the bench database's backends (read from /proc, Linux only).
  * The per-address rate limit is off for the run (every visitor is 127.0.0.1). Prints a table; not a test.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
 import { benchHttp, type Req } from './bench-http.js';
+import { processesCpuMs } from './proc-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -40,22 +41,9 @@ interface Figure {
 
 /** The processes whose CPU time a figure counts: the server, and (PostgreSQL) the bench database's backends. */
 let cpuPids: () => Promise<{ server: number[]; db: number[] }> = async () => ({ server: [], db: [] });
-/** utime + stime of the processes, in ms (Linux /proc; 0 elsewhere). */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone, or not Linux
-    }
-  }
-  return ticks * 10;
-}
 async function cpuNow() {
   const p = await cpuPids();
-  return { pids: p, server: cpuMs(p.server), db: cpuMs(p.db) };
+  return { pids: p, server: processesCpuMs(p.server), db: processesCpuMs(p.db) };
 }
 
 /** CONCURRENCY clients for SECONDS after WARMUP; client k sends next(k) one request after another. */
@@ -80,8 +68,8 @@ async function measure(label: string, token: string, next: (client: number) => R
   clearTimeout(warm);
   const begin = await cpuStart;
   // The same processes at both ends (a backend that left is counted up to its last reading).
-  const cpuServer = begin ? (cpuMs(begin.pids.server) - begin.server) / Math.max(1, latencies.length) : 0;
-  const cpuDb = begin ? (cpuMs(begin.pids.db) - begin.db) / Math.max(1, latencies.length) : 0;
+  const cpuServer = begin ? (processesCpuMs(begin.pids.server) - begin.server) / Math.max(1, latencies.length) : 0;
+  const cpuDb = begin ? (processesCpuMs(begin.pids.db) - begin.db) / Math.max(1, latencies.length) : 0;
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
   return { label, rps: latencies.length / ((Date.now() - counted) / 1000), p50: q(0.5), p99: q(0.99), errors, cpuServer, cpuDb };

@@ -15,7 +15,7 @@
  * prints EXPLAIN ANALYZE of one create and one update statement.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from './proc-cpu.js';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -122,10 +122,7 @@ try {
   // The backend's CPU time (utime + stime, in clock ticks of 10 ms): what the statements cost
   // PostgreSQL whatever else the machine runs, unlike their wall time.
   const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid as number;
-  const cpuMs = () => {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  };
+  const cpuMs = () => processCpuMs(pid) ?? 0;
   const run = async (set: Captured[], fresh: Map<string, string>) => {
     const t0 = cpuMs();
     for (const c of set) {
