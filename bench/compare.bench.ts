@@ -10,7 +10,9 @@
  * are only comparable as ratios of one run. Each side's CPU time per request is printed too: its
  * server process and the database's backends (read from /proc: PostgreSQL must run on this
  * machine, else those columns are 0), and their ratio, which a loaded machine disturbs much less
- * than requests/s. BENCH_OPS: the operations whose label starts with one of
+ * than requests/s. BENCH_KEEP=1 BENCH_DATABASE=<name> keeps the seeded database; a later run with
+ * BENCH_REUSE=1 and the same BENCH_DATABASE and BENCH_N starts from it without seeding (the update
+ * operation changes its records: a reused database is not the fresh seed). BENCH_OPS: the operations whose label starts with one of
  * these (comma-separated: `create,update`); BENCH_CPU_PROF=<dir>: the project's server writes a
  * V8 CPU profile there (node --cpu-prof) when it stops.
  */
@@ -201,8 +203,22 @@ try {
     seedToken = seeded.token;
     projectSample = seeded.sample;
     say(`  ${Math.round(N / ((Date.now() - t0) / 1000))} records/s`);
+    // What a later run with BENCH_REUSE=1 (and this BENCH_DATABASE, kept by BENCH_KEEP=1) starts from.
+    const state = createPostgresDb({ connectionString: url, max: 1 });
+    await state.query('create table bench_compare_state (state jsonb not null)');
+    await state.query('insert into bench_compare_state values ($1)', [JSON.stringify({ n: N, limitIds, token: seedToken, sample: projectSample })]);
+    await state.close();
   } else {
-    throw new Error('BENCH_REUSE is not supported yet');
+    // The seeded database of an earlier run (BENCH_DATABASE, kept by BENCH_KEEP=1): no seed. The
+    // token is a session of that run (SESSION_TTL_MS, a day by default).
+    const state = createPostgresDb({ connectionString: url, max: 1 });
+    const [row] = await state.query<{ state: { n: number; limitIds: string[]; token: string; sample: string[] } }>('select state from bench_compare_state');
+    await state.close();
+    if (!row || row.state.n !== N) throw new Error(`BENCH_REUSE: ${DB} holds ${row?.state.n ?? 'no'} seeded records, not BENCH_N=${N}`);
+    limitIds.push(...row.state.limitIds);
+    seedToken = row.state.token;
+    projectSample = row.state.sample;
+    say(`reusing ${DB}: ${N.toLocaleString('en-US')} records seeded by an earlier run`);
   }
   const pickA = (i: number) => limitIds[(i * 7919) % limitIds.length]!;
   const pickB = (i: number) => projectSample[(i * 7919) % projectSample.length]!;

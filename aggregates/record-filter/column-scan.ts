@@ -1,7 +1,8 @@
 import type { CompiledIndexRequest, CompiledSort, Condition, FieldType, Scalar } from './filter.compile.js';
 import { effectiveSort, sortValueOf } from './filter.evaluate.js';
 import { complementOf } from './filter.schema.js';
-import { columnKey, foldedColumn, type ObjectColumns, type RowOrder } from './object-columns.js';
+import { columnKey, foldedColumn, gramPostingsOf, type ObjectColumns, type RowOrder } from './object-columns.js';
+import { rarestPosting } from './gram-postings.js';
 import { compareText, fold, isPlainObject } from './values.js';
 import { pageOffset } from '../kernel/paging.js';
 
@@ -173,10 +174,54 @@ function narrow(rows: Int32Array, count: number, test: (row: number) => boolean)
   return kept;
 }
 
-/** The matching rows of a request (its scope, every `all` condition, one `anyOf` group), in row order. */
-function matchingRows(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'archived'>): { rows: Int32Array; count: number } {
-  let { rows, count } = scopeRows(store, request.archived);
-  for (const c of [...request.filter.all].sort((a, b) => cost(a) - cost(b))) count = narrow(rows, count, rowTest(store, c));
+/** Whether a condition can take its candidates from gram postings: a positive text operator on a text column, a term of 2+ code units. */
+function postingCondition(c: Condition): boolean {
+  if (!stringOps[c.op] || c.field.type === 'json' || (c.field.system && c.field.name === 'uuid')) return false;
+  return fold(String(c.value)).length >= 2;
+}
+
+/**
+ * The rows in the archive scope that may hold a text condition, from the gram postings of its
+ * column (gram-postings.ts): the term's rarest gram's rows (not changed since), then the rows
+ * changed since and the rows holding no single string, tested. The posting rows are tested too
+ * unless the condition is `contains` of the gram itself (two code units: each of its rows holds it).
+ */
+function postingRows(store: ObjectColumns, c: Condition, archived: CompiledIndexRequest['archived']): { rows: Int32Array; count: number } {
+  const key = columnKey(c.field);
+  const grams = gramPostingsOf(store, key);
+  const term = fold(String(c.value));
+  const posting = rarestPosting(grams, term)!;
+  const { uuids } = store;
+  const deleted = store.columns.get('@deletedAt')!;
+  const inScope = (row: number) => {
+    if (uuids[row] === null || uuids[row] === undefined) return false;
+    const gone = deleted[row] !== null && deleted[row] !== undefined;
+    return archived === 'include' || (archived === 'only') === gone;
+  };
+  const holds = rowTest(store, c);
+  const exact = c.op === 'contains' && term.length === 2;
+  const { changed, others } = grams;
+  const rows = new Int32Array(posting.length + others.length + changed.size);
+  let count = 0;
+  for (let i = 0; i < posting.length; i++) {
+    const row = posting[i]!;
+    if ((changed.size === 0 || !changed.has(row)) && inScope(row) && (exact || holds(row))) rows[count++] = row;
+  }
+  for (let i = 0; i < others.length; i++) {
+    const row = others[i]!;
+    if (!changed.has(row) && inScope(row) && holds(row)) rows[count++] = row;
+  }
+  for (const row of changed) if (inScope(row) && holds(row)) rows[count++] = row;
+  return { rows, count };
+}
+
+/** The matching rows of a request (its scope, every `all` condition, one `anyOf` group). */
+function matchingRows(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'archived'>, postings: boolean): { rows: Int32Array; count: number } {
+  const conditions = [...request.filter.all].sort((a, b) => cost(a) - cost(b));
+  // A text condition with postings gives the candidates (and is settled by them); else the scope does.
+  const seed = postings ? conditions.find(postingCondition) : undefined;
+  let { rows, count } = seed ? postingRows(store, seed, request.archived) : scopeRows(store, request.archived);
+  for (const c of conditions) if (c !== seed) count = narrow(rows, count, rowTest(store, c));
   if (request.filter.anyOf.length > 0) {
     const groups = request.filter.anyOf.map((g) => g.map((c) => rowTest(store, c)));
     count = narrow(rows, count, (row) => groups.some((g) => g.every((t) => t(row))));
@@ -313,10 +358,10 @@ export function rowOrderOf(store: ObjectColumns, sort: readonly CompiledSort[]):
 export function scanColumns(
   store: ObjectColumns,
   request: Pick<CompiledIndexRequest, 'filter' | 'archived' | 'sort' | 'page' | 'limit'>,
-  tuning: { few: number } = { few: FEW },
+  tuning: { few: number; postings?: boolean } = { few: FEW },
 ): { total: number; uuids: string[] } {
   const n = store.uuids.length;
-  const { rows: matches, count: total } = matchingRows(store, request);
+  const { rows: matches, count: total } = matchingRows(store, request, tuning.postings ?? true);
   const start = pageOffset(request.page, request.limit);
   if (start >= total) return { total, uuids: [] };
   const end = Math.min(total, start + request.limit);

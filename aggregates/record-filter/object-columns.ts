@@ -1,6 +1,7 @@
 import type { CompiledSort, FieldRef } from './filter.compile.js';
 import type { FilterableRecord } from './filter.evaluate.js';
 import { fold } from './values.js';
+import { gramPostingsFresh, makeGramPostings, type GramPostings } from './gram-postings.js';
 
 /**
  * An object's records held column by column in memory: each record a row number, each field a
@@ -10,9 +11,10 @@ import { fold } from './values.js';
  * scope). Rows are changed in place by `putRecord` / `dropRecord`; a dropped row is free (its
  * uuid null) until a new record takes it, so a record keeps its row number while it is held.
  *
- * Two things are derived and kept in step: the case-folded text of a column that `contains` and
- * its kin read (`folded`), and the row orders of the sorts asked for (`orders`, column-scan.ts),
- * which take the rows changed since they were last used (`touched`) at their next use.
+ * Three things are derived and kept in step: the case-folded text of a column that `contains` and
+ * its kin read (`folded`), the gram postings of that text (`grams`, gram-postings.ts), and the row
+ * orders of the sorts asked for (`orders`, column-scan.ts), which take the rows changed since
+ * they were last used (`touched`) at their next use.
  */
 export interface ObjectColumns {
   /** Row number to record uuid (lowercase); null for a free row. */
@@ -25,6 +27,8 @@ export interface ObjectColumns {
   readonly columns: Map<string, unknown[]>;
   /** Column key to the folded text of each row's value (undefined where the value is not one string). */
   readonly folded: Map<string, (string | undefined)[]>;
+  /** Column key to the gram postings of its folded text (made at first use; changed rows noted in them). */
+  readonly grams: Map<string, GramPostings>;
   /** Row orders by sort (column-scan.ts). */
   readonly orders: Map<string, RowOrder>;
   /** Rows changed since the orders were last brought up to date. */
@@ -51,6 +55,7 @@ export function emptyColumns(keys: readonly string[]): ObjectColumns {
     free: [],
     columns: new Map([...new Set([...baseColumns, ...keys])].map((k) => [k, []])),
     folded: new Map(),
+    grams: new Map(),
     orders: new Map(),
     touched: new Set(),
   };
@@ -75,6 +80,16 @@ export function foldedColumn(store: ObjectColumns, key: string): (string | undef
   return folded;
 }
 
+/** The gram postings of a column's folded text: kept, or made (again, when many rows changed since). */
+export function gramPostingsOf(store: ObjectColumns, key: string): GramPostings {
+  let grams = store.grams.get(key);
+  if (!grams || !gramPostingsFresh(grams, store.uuids.length)) {
+    grams = makeGramPostings(foldedColumn(store, key), store.columns.get(key)!);
+    store.grams.set(key, grams);
+  }
+  return grams;
+}
+
 /** Sets a record's row (taking a free one, or a new one, when the record is new) to the record's values. */
 export function putRecord(store: ObjectColumns, record: Omit<FilterableRecord, 'related'>) {
   const uuid = record.uuid.toLowerCase();
@@ -86,6 +101,7 @@ export function putRecord(store: ObjectColumns, record: Omit<FilterableRecord, '
   }
   for (const [key, values] of store.columns) values[row] = recordValue(record, key);
   for (const [key, folded] of store.folded) folded[row] = foldedOf(store.columns.get(key)![row]);
+  for (const grams of store.grams.values()) grams.changed.add(row);
   if (store.orders.size > 0) store.touched.add(row);
 }
 
@@ -97,9 +113,17 @@ export function dropRecord(store: ObjectColumns, uuid: string) {
   store.uuids[row] = null;
   for (const values of store.columns.values()) values[row] = undefined;
   for (const folded of store.folded.values()) folded[row] = undefined;
+  for (const grams of store.grams.values()) grams.changed.add(row);
   store.free.push(row);
   if (store.orders.size > 0) store.touched.add(row);
 }
 
-/** How many values the store holds (rows times columns, the uuids counted as one): what its memory bound counts. */
-export const cellsOf = (store: ObjectColumns) => store.uuids.length * (store.columns.size + store.folded.size + 1 + store.orders.size);
+/**
+ * How many values the store holds (rows times columns, the uuids counted as one): what its memory
+ * bound counts. A gram posting's row number (4 bytes) counts as a quarter of a cell.
+ */
+export function cellsOf(store: ObjectColumns): number {
+  let postings = 0;
+  for (const g of store.grams.values()) postings += g.entries + g.others.length;
+  return store.uuids.length * (store.columns.size + store.folded.size + 1 + store.orders.size) + Math.ceil(postings / 4);
+}
