@@ -116,18 +116,24 @@ const stringOps: Partial<Record<Condition['op'], (text: string, term: string) =>
   endsWith: (text, term) => text.endsWith(term),
 };
 
-/** The rows in the request's archive scope (live rows only), in row order. */
-function scopeRows(store: ObjectColumns, archived: CompiledIndexRequest['archived']): { rows: Int32Array; count: number } {
+/** Whether a row is in the request's archive scope (live rows only). */
+function scopeTest(store: ObjectColumns, archived: CompiledIndexRequest['archived']): (row: number) => boolean {
   const { uuids } = store;
   const deleted = store.columns.get('@deletedAt')!;
-  const n = uuids.length;
+  return (row) => {
+    if (uuids[row] === null || uuids[row] === undefined) return false;
+    const gone = deleted[row] !== null && deleted[row] !== undefined;
+    return archived === 'include' || (archived === 'only') === gone;
+  };
+}
+
+/** The rows in the request's archive scope, in row order. */
+function scopeRows(store: ObjectColumns, archived: CompiledIndexRequest['archived']): { rows: Int32Array; count: number } {
+  const n = store.uuids.length;
+  const inScope = scopeTest(store, archived);
   const rows = new Int32Array(n);
   let count = 0;
-  for (let row = 0; row < n; row++) {
-    if (uuids[row] === null) continue;
-    const gone = deleted[row] !== null && deleted[row] !== undefined;
-    if (archived === 'include' || (archived === 'only') === gone) rows[count++] = row;
-  }
+  for (let row = 0; row < n; row++) if (inScope(row)) rows[count++] = row;
   return { rows, count };
 }
 
@@ -191,13 +197,7 @@ function postingRows(store: ObjectColumns, c: Condition, archived: CompiledIndex
   const grams = gramPostingsOf(store, key);
   const term = fold(String(c.value));
   const posting = rarestPosting(grams, term)!;
-  const { uuids } = store;
-  const deleted = store.columns.get('@deletedAt')!;
-  const inScope = (row: number) => {
-    if (uuids[row] === null || uuids[row] === undefined) return false;
-    const gone = deleted[row] !== null && deleted[row] !== undefined;
-    return archived === 'include' || (archived === 'only') === gone;
-  };
+  const inScope = scopeTest(store, archived);
   const holds = rowTest(store, c);
   const exact = c.op === 'contains' && term.length === 2;
   const { changed, others } = grams;
