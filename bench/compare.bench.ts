@@ -12,9 +12,14 @@
  * machine, else those columns are 0), and their ratio, which a loaded machine disturbs much less
  * than requests/s. BENCH_OPS: the operations whose label starts with one of
  * these (comma-separated: `create,update`); BENCH_CPU_PROF=<dir>: the project's server writes a
- * V8 CPU profile there (node --cpu-prof) when it stops.
+ * V8 CPU profile there (node --cpu-prof) when it stops. BENCH_KEEP=1 with BENCH_DATABASE=<name> keeps
+ * the seeded database (and its seed's ids in the temporary directory); BENCH_REUSE=1 with the same
+ * BENCH_DATABASE runs on it again without seeding.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool } from 'undici';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
@@ -31,6 +36,8 @@ const OPS = process.env.BENCH_OPS?.split(',');
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
+// What BENCH_REUSE=1 needs of a kept database's seed (written when BENCH_KEEP=1).
+const seedFile = join(tmpdir(), `${DB}.seed.json`);
 const LIMIT_PORT = 4100 + (process.pid % 50);
 const PORT = 4200 + (process.pid % 50);
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -201,8 +208,13 @@ try {
     seedToken = seeded.token;
     projectSample = seeded.sample;
     say(`  ${Math.round(N / ((Date.now() - t0) / 1000))} records/s`);
+    if (process.env.BENCH_KEEP) writeFileSync(seedFile, JSON.stringify({ limitIds, token: seedToken, sample: projectSample }));
   } else {
-    throw new Error('BENCH_REUSE is not supported yet');
+    // A database kept by an earlier run (BENCH_KEEP=1, same BENCH_DATABASE): its seed's ids and token.
+    const kept = JSON.parse(readFileSync(seedFile, 'utf8')) as { limitIds: string[]; token: string; sample: string[] };
+    limitIds.push(...kept.limitIds);
+    seedToken = kept.token;
+    projectSample = kept.sample;
   }
   const pickA = (i: number) => limitIds[(i * 7919) % limitIds.length]!;
   const pickB = (i: number) => projectSample[(i * 7919) % projectSample.length]!;
