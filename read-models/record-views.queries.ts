@@ -83,6 +83,24 @@ const statements = {
 
 const teamTenant = (tenant: string) => (isUuid(tenant) ? tenant : null);
 
+/**
+ * A statement's column of the view rows of `uuids` (an expression of uuid[]) of the tenant `tenantParam`
+ * (as `recordViews` reads them: without definitions), as one json array in no order, for a
+ * statement that finds a page and answers it at once. `teamTenantParam`: the parameter holding
+ * `teamTenantOf(tenant)`. Read back with `viewRowsInOrder`.
+ */
+export const viewRowsColumn = (uuids: string, tenantParam: string, teamTenantParam: string, links: boolean) =>
+  `(select coalesce(json_agg(v), '[]'::json) from (${viewSql(`r.tenant = ${tenantParam} and r.uuid = any(${uuids}) and r.is_primary`, links, false, 'records r', `${teamTenantParam}::uuid`)}) v)`;
+
+/** The team tenant parameter of `viewRowsColumn` (team rows are keyed by company uuid). */
+export const teamTenantOf = teamTenant;
+
+/** The rows of `viewRowsColumn` in the order of `uuids` (unknown ones left out), as `recordViews` answers. */
+export function viewRowsInOrder(rows: readonly RecordViewRow[], uuids: readonly string[]): RecordViewRow[] {
+  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+  return uuids.flatMap((u) => byUuid.get(u) ?? []);
+}
+
 /** One record of the tenant with what its response shows; null when there is none. */
 export async function recordView(sql: Sql, tenant: string, uuid: string, opts: { links?: boolean } = {}): Promise<RecordViewRow | null> {
   const links = opts.links ?? true;
@@ -98,8 +116,7 @@ export async function recordViews(sql: Sql, tenant: string, uuids: readonly stri
   if (uuids.length === 0) return [];
   const links = opts.links ?? true;
   const rows = await sql.query<RecordViewRow>(links ? statements.many : statements.manyNoLinks, [tenant, uuids, teamTenant(tenant)], links ? 'records_views' : 'records_views_nolinks');
-  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
-  return uuids.flatMap((u) => byUuid.get(u) ?? []);
+  return viewRowsInOrder(rows, uuids);
 }
 
 /**

@@ -6,6 +6,7 @@ import { RANK, setSort } from '../../aggregates/record-filter/match-set.js';
 import { archivedClause, direction, sqlBuilder, textQuery, type RelationPath } from './record-index.sql.js';
 import { pageOffset } from '../../aggregates/kernel/paging.js';
 import { fieldKeys, forgetFieldKeys, keysCheck, requestPropertyNames } from './field-keys.js';
+import { teamTenantOf, viewRowsColumn, viewRowsInOrder, type RecordViewRow } from '../record-views.queries.js';
 
 /** Which records an index request reads: one object of one tenant, and how its relations are walked. */
 export interface IndexTarget {
@@ -27,6 +28,11 @@ export interface IndexResult {
    * value, a system column), when asked for with `members` and the total is at most that.
    */
   members?: unknown[][];
+  /**
+   * The page's records, in order, when asked for with `views` (a filtered or free-text request:
+   * read by the statement that finds the page; an unfiltered page leaves them to `recordViews`).
+   */
+  rows?: RecordViewRow[];
 }
 
 /**
@@ -42,6 +48,13 @@ export async function objectChanges(sql: Sql, tenant: string, objectUuid: string
   return row!;
 }
 
+export interface IndexOptions {
+  /** Every match's sort values too (`members`), when there are at most this many. */
+  members?: number;
+  /** The page's view rows too (`rows`), with or without their links: one statement instead of two. */
+  views?: { links: boolean };
+}
+
 const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && req.filter.anyOf.length === 0 && !req.query;
 
 /**
@@ -54,7 +67,7 @@ const isPlain = (req: CompiledIndexRequest) => req.filter.all.length === 0 && re
  * - Unfiltered requests never read the whole object: the total comes from the sharded counters
  *   and the page from an index in sort order (createdAt, or the ordered pivot of the sort property).
  */
-export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: { members?: number } = {}): Promise<IndexResult> {
+export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: IndexOptions = {}): Promise<IndexResult> {
   if (isPlain(req)) return plainPage(sql, target, req);
   const names = requestPropertyNames(req);
   const keys = await fieldKeys(sql, target.tenant, target.objectUuid, names);
@@ -65,14 +78,18 @@ export async function indexRecords(sql: Sql, target: IndexTarget, req: CompiledI
   return (await filteredPage(sql, target, req, opts, await fieldKeys(sql, target.tenant, target.objectUuid, names)))!;
 }
 
-async function filteredPage(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: { members?: number }, fids: ReadonlyMap<string, number>): Promise<IndexResult | null> {
+async function filteredPage(sql: Sql, target: IndexTarget, req: CompiledIndexRequest, opts: IndexOptions, fids: ReadonlyMap<string, number>): Promise<IndexResult | null> {
   const b = sqlBuilder([target.tenant, target.objectUuid], target.relations, fids);
   const where = ['r.tenant = $1', 'r.object_uuid = $2::uuid', archivedClause('r', req.archived), ...b.filter('r', req.filter, '$2')];
   const keys = effectiveSort(req.sort).map((s) => ({ expr: b.sortExpression('r', s.field), direction: direction(s) }));
+  // Free text alone, in rank order: a prepared statement (its text is one of a few), which reads
+  // the page's records too when asked. The query is an init plan, computed once per execution: a
+  // generic plan does not fold it, and ts_rank would compute it again for every match.
+  const prepared = textOnly(req, target);
   let rank = 'null';
   if (req.query) {
     const q = b.arg(req.query);
-    const terms = textQuery('$2', q);
+    const terms = prepared ? `(select ${textQuery('$2', q)})` : textQuery('$2', q);
     where.push(`r.search @@ ${terms}`);
     rank = `ts_rank(r.search, ${terms})`;
     if (req.sort.length === 0) keys.unshift({ expr: rank, direction: 'desc nulls last' });
@@ -83,21 +100,41 @@ async function filteredPage(sql: Sql, target: IndexTarget, req: CompiledIndexReq
   // The raw values of the sort fields (and the rank), for a match set.
   const raw = opts.members ? effectiveSort(setSort(req)).map((s) => (s.field === RANK ? rank : b.rawExpression('r', s.field))) : [];
   const members = raw.length > 0 ? b.arg(opts.members, '::int') : null;
-  // Not prepared: a generic plan cannot see the pattern or the value a trigram / jsonb index needs.
-  // The object's change count and the snapshot, as of the matches: what the result cache keys by.
-  const [row] = await sql.query<{ total: number; uuids: string[]; version: string; snapshot: string; members: unknown[][] | null; keys_ok: boolean }>(
-    `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}${raw.map((c, i) => `, ${c} as s${i}`).join('')}
-                               from records r where ${where.join(' and ')})
-     select (select count(*) from m)::int8 as total,
-            array(select m.uuid from m order by ${order} limit ${limit} offset ${offset})::text[] as uuids,
-            ${objectChangesSql('$1', '$2::uuid')} as version,
-            pg_current_snapshot()::text as snapshot,
-            ${keysCheck(fids)} as keys_ok,
-            ${members ? `case when (select count(*) from m) <= ${members} then (select coalesce(json_agg(json_build_array(${raw.map((_, i) => `m.s${i}`).join(', ')}) order by ${order}), '[]') from m) end` : 'null'} as members`,
-    b.params,
+  const views = opts.views && prepared ? viewRowsColumn('h.uuids', '$1', b.arg(teamTenantOf(target.tenant)), opts.views.links) : null;
+  // Not prepared but for free text alone: a generic plan cannot see the pattern or the value a
+  // trigram / jsonb index needs. The object's change count and the snapshot, as of the matches:
+  // what the result cache keys by. With `views` (prepared only: planned once, not per request),
+  // the page's records are read by this statement too: one round trip instead of two.
+  const text = `with m as materialized (select r.uuid, ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}${raw.map((c, i) => `, ${c} as s${i}`).join('')}
+                               from records r where ${where.join(' and ')}),
+          h as materialized (select (select count(*) from m)::int8 as total,
+                        array(select m.uuid from m order by ${order} limit ${limit} offset ${offset}) as uuids,
+                        ${objectChangesSql('$1', '$2::uuid')} as version,
+                        pg_current_snapshot()::text as snapshot,
+                        ${keysCheck(fids)} as keys_ok,
+                        ${members ? `case when (select count(*) from m) <= ${members} then (select coalesce(json_agg(json_build_array(${raw.map((_, i) => `m.s${i}`).join(', ')}) order by ${order}), '[]') from m) end` : 'null'} as members)
+     select h.total, h.uuids::text[] as uuids, h.version, h.snapshot, h.keys_ok, h.members${views ? `, ${views} as rows` : ''} from h`;
+  const [row] = await sql.query<{ total: number; uuids: string[]; version: string; snapshot: string; members: unknown[][] | null; keys_ok: boolean; rows?: RecordViewRow[] }>(
+    text, b.params, prepared ? statementName(text) : undefined,
   );
   if (row && !row.keys_ok) return null;
-  return { total: Number(row?.total ?? 0), uuids: row?.uuids ?? [], version: row?.version ?? '0', snapshot: row?.snapshot, members: row?.members ?? undefined };
+  const uuids = row?.uuids ?? [];
+  return {
+    total: Number(row?.total ?? 0), uuids, version: row?.version ?? '0', snapshot: row?.snapshot, members: row?.members ?? undefined,
+    ...(views ? { rows: viewRowsInOrder(row?.rows ?? [], uuids) } : {}),
+  };
+}
+
+/** Free text with no filter, no relation and no sort (rank order): the statement's text is one of a dozen. */
+const textOnly = (req: CompiledIndexRequest, target: IndexTarget) =>
+  Boolean(req.query) && req.filter.all.length === 0 && req.filter.anyOf.length === 0 && req.sort.length === 0 && Object.keys(target.relations ?? {}).length === 0;
+
+/** A prepared statement's name, by its text (a connection keeps each one it was asked for). */
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `records_text_${names.size}`));
+  return name;
 }
 
 

@@ -150,7 +150,8 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
       const at = kept.uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, kept.uuids, { links }) : { rows: [], ...(await objectChanges(db, tenant, objectUuid)) };
       if (at.version === kept.version) return { total: kept.total, rows: at.rows };
     }
-    const reading = indexRecords(db, target, compiled, { members: setSlot ? MATCH_SET_MAX : undefined });
+    // The page's records come with the matches (one statement), unless the page is unfiltered.
+    const reading = indexRecords(db, target, compiled, { members: setSlot ? MATCH_SET_MAX : undefined, views: { links } });
     if (setSlot) {
       const kept = reading.then((r) => (r.members && r.snapshot && r.version ? { set: matchSetFromRaw(compiled, r.members), snapshot: r.snapshot, version: r.version } : null));
       readingSet(setSlot.key, kept);
@@ -158,7 +159,7 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
     }
     const result = await reading;
     if (slot && !(setSlot && result.members)) keepIndex(slot.key, result);
-    return { total: result.total, rows: await recordViews(db, tenant, result.uuids, { links }) };
+    return { total: result.total, rows: result.rows ?? (await recordViews(db, tenant, result.uuids, { links })) };
   }
 
   async function page(tenant: string, object: RecordObject, req: RecordIndexRequest, opts: ViewOptions & { savedFilter?: CompiledFilter }) {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { aRecord, anObjectWith, call, index, type TestObject } from './records-fixtures.js';
+import { aRelation } from '../schema/schema-fixtures.js';
+import { aRecord, anObjectWith, call, data, index, type TestObject } from './records-fixtures.js';
 
 // Free text (`query` of an index request): ranked, websearch syntax, scoped to the object whose
 // index is asked (the search vector's lexemes carry the object's key: migration 0006).
@@ -55,5 +56,42 @@ describe('free text', () => {
       expect((await names(object.name, 'vonepi')).names).toEqual(['Vonepi Works']);
       expect((await names(object.name, 'suralo')).total).toBe(0);
     }
+  });
+});
+
+describe('a free-text page read with its records (one statement)', () => {
+  it('answers each record as its own read does: relations, teams, extended objects, formats, pages', async () => {
+    const linked = await aRelation(t.app, admin, deals.uuid, notes.uuid, { name: 'about', direction: 'BIDIRECTIONAL', toName: 'deal' });
+    const [holdings] = (await index(t.app, admin, deals.name, { query: 'pemaro holdings' })).body.data;
+    expect(holdings).toBeUndefined();
+    const a = await aRecord(t.app, admin, deals.name, { name: 'Pemaro Holdings', body: 'pemaro pemaro' });
+    const b = await aRecord(t.app, admin, deals.name, { name: 'Pemaro Labs', body: 'extended' }, { extends: [leads.name] });
+    const note = await aRecord(t.app, admin, notes.name, { name: 'pemaro note' });
+    await data(t.app, admin, 'PUT', `/api/v2/relations/${linked.uuid}/connection/${a.uuid}/${note.uuid}`, { edgeProperties: {} });
+    const team = await data(t.app, admin, 'POST', '/api/v2/teams', { name: 'Pemaro team' });
+    await data(t.app, admin, 'PUT', `/api/v2/records/${b.uuid}/teams/${team.uuid}`);
+    const read = async (objectName: string, uuid: string, format: string) => data(t.app, admin, 'GET', `/api/v2/${objectName}/${uuid}?recordReturnFormat=${format}`);
+    for (const [i, format] of ['USER_FRIENDLY', 'EXPANDED', 'LEGACY'].entries()) {
+      // A query not asked before: read by the statement, not from a kept result.
+      const page = await call(t.app, admin, 'POST', `/api/v2/${deals.name}/index?recordReturnFormat=${format}`, { query: `pemaro -nowhere${i}` });
+      expect(page.status).toBe(200);
+      expect(page.body.total).toBe(2);
+      const uuids: string[] = page.body.data.map((r: { uuid: string }) => r.uuid);
+      expect([...uuids].sort()).toEqual([a.uuid, b.uuid].sort());
+      expect(page.body.data).toEqual(await Promise.all(uuids.map((u) => read(deals.name, u, format))));
+    }
+    expect((await read(deals.name, a.uuid, 'USER_FRIENDLY')).relations).toHaveLength(1);
+    expect((await read(deals.name, b.uuid, 'USER_FRIENDLY')).teams).toEqual([{ uuid: team.uuid, name: 'Pemaro team' }]);
+    // Through the extended object: the record's own objects and definitions.
+    const viaLeads = await index(t.app, admin, leads.name, { query: 'pemaro extended' });
+    expect(viaLeads.body.data).toEqual([await read(leads.name, b.uuid, 'USER_FRIENDLY')]);
+    // A later page, and a page past the end.
+    const second = await index(t.app, admin, deals.name, { query: 'pemaro', limit: 1, page: 1 });
+    expect({ total: second.body.total, data: second.body.data }).toEqual({ total: 2, data: [await read(deals.name, b.uuid, 'USER_FRIENDLY')] });
+    const past = await index(t.app, admin, deals.name, { query: 'pemaro', limit: 1, page: 5 });
+    expect({ total: past.body.total, data: past.body.data }).toEqual({ total: 2, data: [] });
+    // `show` without relations: no links read, as the record's read with the same fields.
+    const shown = await index(t.app, admin, deals.name, { query: 'pemaro holdings', show: ['name'] });
+    expect(shown.body.data).toEqual([{ ...(await data(t.app, admin, 'GET', `/api/v2/${deals.name}/${a.uuid}?fields=name`)), relations: [] }]);
   });
 });

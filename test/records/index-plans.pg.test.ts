@@ -104,6 +104,38 @@ describe.skipIf(!onPostgres)('index plans at 100,000 records (PostgreSQL)', () =
     expect(result.total).toBe(Number(count!.n));
   });
 
+  it('free text alone: its prepared statement, in a generic plan, reads the term\'s posting list, not the object, and the page\'s records by key', async () => {
+    const req = compileIndexRequest(syntheticCatalog, recordIndexRequestSchema.parse({ query: 'karalo' }));
+    const named: { text: string; params: unknown[]; name: string }[] = [];
+    const spy = {
+      ...db,
+      async query(text: string, params?: unknown[], name?: string) {
+        if (name?.startsWith('records_text_')) named.push({ text, params: params ?? [], name });
+        return db.query(text, params as unknown[], name);
+      },
+    } as Db;
+    const result = await indexRecords(spy, { tenant: TENANT, objectUuid: OBJECT }, req, { views: { links: true } });
+    expect(named).toHaveLength(1);
+    const [count] = await db.query<{ n: string }>(`select count(*) as n from records where ${live} and search @@ scoped_tsquery($2::uuid, 'karalo')`, [TENANT, OBJECT]);
+    expect(result.total).toBe(Number(count!.n));
+    expect(result.total).toBeGreaterThan(25);
+    expect(result.rows!.map((r) => r.uuid)).toEqual(result.uuids);
+    // What the plan cache settles on after five executions, asked for at once.
+    const { text, params } = named[0]!;
+    const plan = await db.transaction(async (tx) => {
+      await tx.query('set local plan_cache_mode = force_generic_plan');
+      await tx.query(`prepare free_text_probe as ${text}`);
+      // EXECUTE takes no bound parameters: the values as literals.
+      const literal = (v: unknown) => (v === null ? 'null' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+      const [row] = await tx.query<{ 'QUERY PLAN': any }>(`explain (format json) execute free_text_probe(${params.map(literal).join(', ')})`);
+      await tx.query('deallocate free_text_probe');
+      return row!['QUERY PLAN'][0].Plan;
+    });
+    const nodes = (p: any, out: any[] = []): any[] => (out.push(p), (p.Plans ?? []).forEach((c: any) => nodes(c, out)), out);
+    expect(seqScans(scans(plan), 'records')).toEqual([]);
+    expect(nodes(plan).some((n) => n['Index Name'] === 'records_search_scoped')).toBe(true);
+  });
+
   it('the bench shape (two-letter contains, an equality on a select, date sort): the answer is exact', async () => {
     const body = { filters: [{ key: 'name', operator: 'contains', value: 'ru' }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], page: 199 };
     const { result } = await planOf(body);
