@@ -12,8 +12,6 @@ const configSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
-    // Group commits running at once (unset: 4 on PostgreSQL, 1 on PGlite; docs/architecture.md, write path step 6).
-    APPEND_COMMITS: z.coerce.number().int().min(1).max(64).optional(),
     // Every statement of the API is cancelled after this long (PostgreSQL; 0: no limit), and a
     // longer one for migrations, rebuilds and statistics (docs/operations.md).
     STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),

@@ -70,7 +70,7 @@ export async function openPlatform(
     const { createEventStoreDbStore } = await import('./event-store/eventstoredb.store.js');
     store = await createEventStoreDbStore({ connectionString: config.EVENTSTORE_URL!, db, projections });
   } else {
-    store = await createPostgresEventStore({ db, projections, maxConcurrentCommits: config.APPEND_COMMITS });
+    store = await createPostgresEventStore({ db, projections });
   }
   return {
     db,
