@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_KEYS_LISTED } from '../../read-models/batch-keys.js';
 import { recordRowsBatch } from '../../read-models/records.queries.js';
+import { recordViewsBatch } from '../../read-models/record-views.queries.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { onPostgres } from '../support/test-db.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aRecord, anObjectWith } from './records-fixtures.js';
 
-// The read a write makes first (records_rows_batch): a VALUES list of the batch's size up to
-// BATCH_KEYS_LISTED keys, unnest beyond; each key answered by its own tenant's row, in key order.
+// Reads by keys (records_rows_batch: what a write reads first; records_views_batch: a get): a
+// VALUES list of the batch's size up to BATCH_KEYS_LISTED keys, unnest beyond; each key answered
+// by its own tenant's row, in key order; on PostgreSQL each size's statement keeps its generic plan.
 let t: TestApp;
 let a: TestTenant;
 let b: TestTenant;
@@ -26,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('records_rows_batch', () => {
+describe('reads by keys', () => {
   it('answers each key with its own tenant’s row, null for another’s or none, in key order, at every batch size', async () => {
     const asks = [
       ...recordsA.map((uuid, i) => ({ tenant: a.companyUuid, uuid, want: `a-${i}` })),
@@ -40,6 +42,11 @@ describe('records_rows_batch', () => {
         const rows = await recordRowsBatch(t.platform.db, keys);
         expect(rows.map((r) => (r ? r.vals.title : null))).toEqual(keys.map((k) => k.want));
         rows.forEach((r, i) => r && expect([r.uuid, r.object_names]).toEqual([keys[i]!.uuid, ['widget']]));
+        for (const links of [false, true]) {
+          const views = await recordViewsBatch(t.platform.db, keys, { links });
+          expect(views.map((r) => (r ? r.vals.title : null))).toEqual(keys.map((k) => k.want));
+          views.forEach((r, i) => r && expect(r.uuid).toBe(keys[i]!.uuid));
+        }
       }
     }
   });
@@ -54,14 +61,15 @@ describe('records_rows_batch', () => {
     const plans = await t.platform.db.transaction(async (tx) => {
       for (let i = 0; i < 12; i++) await recordRowsBatch(tx, [{ tenant: a.companyUuid, uuid: recordsA[i % recordsA.length]! }]);
       for (let i = 0; i < 12; i++) await recordRowsBatch(tx, [{ tenant: a.companyUuid, uuid: recordsA[0]! }, { tenant: b.companyUuid, uuid: recordsB[0]! }]);
+      for (let i = 0; i < 12; i++) await recordViewsBatch(tx, [{ tenant: a.companyUuid, uuid: recordsA[i % recordsA.length]! }], { links: true });
       return tx.query<{ name: string; generic_plans: number; custom_plans: number }>(
-        `select name, generic_plans::int, custom_plans::int from pg_prepared_statements where name like 'records_rows_batch%' order by name`,
+        `select name, generic_plans::int, custom_plans::int from pg_prepared_statements where name like 'records_%_batch%' order by name`,
       );
     });
     // At most five custom plans (the connection may have run the statements before), then the
     // generic one for every later execution of each size.
     const bySize = new Map(plans.map((p) => [p.name, p]));
-    for (const name of ['records_rows_batch_1', 'records_rows_batch_2']) {
+    for (const name of ['records_rows_batch_1', 'records_rows_batch_2', 'records_views_batch_1']) {
       expect(bySize.get(name)?.custom_plans).toBeLessThanOrEqual(5);
       expect(bySize.get(name)?.generic_plans).toBeGreaterThanOrEqual(7);
     }
