@@ -2,6 +2,7 @@ import type { PropertyDefinition } from '../aggregates/property/property.schemas
 import type { Sql } from '../ports/sql.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
 import { isUuid } from '../aggregates/kernel/uuid.js';
+import { batchKeys, tenantAndUuid } from './batch-keys.js';
 
 /** An object as records need it: identity and live properties, loaded in one statement. */
 export interface RecordObject {
@@ -99,13 +100,15 @@ export const objectChangesSql = (tenant: string, objectUuid: string) =>
  */
 export async function recordRowsBatch(sql: Sql, keys: readonly { tenant: string; uuid: string }[]): Promise<((RecordRow & { object_names: string[] }) | null)[]> {
   if (keys.length === 0) return [];
+  // A statement per batch size: its generic plan is kept (read-models/batch-keys.ts).
+  const q = batchKeys(keys, 'records_rows_batch', tenantAndUuid);
   const rows = await sql.query<RecordRow & { object_names: string[]; batch_tenant: string }>(
     `select q.tenant as batch_tenant, ${recordColumns},
             array(select o.name from rm_objects o where o.tenant = r.tenant and o.object_uuid = any(r.primary_object_uuid || r.extends) and o.deleted_at is null
                    order by o.object_uuid <> r.primary_object_uuid, o.object_uuid) as object_names
-       from unnest($1::text[], $2::uuid[]) as q(tenant, uuid) join records r on r.tenant = q.tenant and r.uuid = q.uuid and r.is_primary`,
-    [keys.map((k) => k.tenant), keys.map((k) => k.uuid)],
-    'records_rows_batch',
+       from ${q.from} join records r on r.tenant = q.tenant and r.uuid = q.uuid and r.is_primary`,
+    q.params,
+    q.name,
   );
   return inKeyOrder(rows, keys);
 }
