@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './proc-cpu.js';
 import { productionEnv } from './server-env.js';
 
 const MB = Number(process.env.BENCH_FILE_MB ?? 200);
@@ -69,6 +70,8 @@ function call(method: string, path: string, body?: unknown, token?: string): Pro
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_SERVER_FLAGS: more flags for the server's node (say `--trace-gc`).
+  profile.push(...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []));
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv, PASSWORD_SCRYPT_LOG_N: '12', FILES_MAX_FILE_BYTES: String((MB + 10) * 1024 * 1024), FILES_MAX_REQUEST_BYTES: String((MB + 10) * 1024 * 1024) },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -159,9 +162,11 @@ function runSink() {
  * The bare HTTP ceiling: the same bytes, the same client, to a server in another process that only
  * counts them (client and server in one process would share one thread, which no upload does).
  */
-async function timeHttpSink(port: number): Promise<number> {
+async function timeHttpSink(port: number, pid: number, cpu: number[]): Promise<number> {
   const o = { port, path: '/', headers: {} };
+  const before = processCpuMs(pid)!;
   const res = await (CURL ? sendCurl(o) : sendNode(o));
+  cpu.push(processCpuMs(pid)! - before);
   if (res.json.n !== statSync(source).size) throw new Error(`the sink got ${res.json.n} bytes`);
   return res.seconds;
 }
@@ -188,10 +193,12 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssMiB(server.pid!);
     let peak = idle;
-    const timedUpload = async (how: string, up: (token: string) => Promise<Sent>) => {
+    const timedUpload = async (how: string, up: (token: string) => Promise<Sent>, cpu: number[]) => {
       const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 20);
       try {
+        const before = processCpuMs(server.pid)!;
         const res = await up(token);
+        cpu.push(processCpuMs(server.pid)! - before);
         if (res.status !== 201) throw new Error(`${how} upload answered ${res.status}: ${JSON.stringify(res.json)}`);
         if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
         return res.seconds;
@@ -200,12 +207,14 @@ async function main() {
       }
     };
     const runs: Record<'cp' | 'cpSync' | 'http' | 'raw' | 'multipart', number[]> = { cp: [], cpSync: [], http: [], raw: [], multipart: [] };
+    /** CPU time (ms, all threads, from /proc) of the receiving process per transfer: the sink's, the server's. */
+    const cpu: Record<'http' | 'raw' | 'multipart', number[]> = { http: [], raw: [], multipart: [] };
     for (let i = 0; i < RUNS; i++) {
       runs.cp.push(timeCp(false));
       runs.cpSync.push(timeCp(true));
-      runs.http.push(await timeHttpSink(sinkPort));
-      runs.raw.push(await timedUpload('raw', uploadRaw));
-      runs.multipart.push(await timedUpload('multipart', uploadMultipart));
+      runs.http.push(await timeHttpSink(sinkPort, sink.pid!, cpu.http));
+      runs.raw.push(await timedUpload('raw', uploadRaw, cpu.raw));
+      runs.multipart.push(await timedUpload('multipart', uploadMultipart, cpu.multipart));
     }
     load.push(loadavg()[0]!);
     const mbs = (s: number) => MB / s;
@@ -223,6 +232,7 @@ async function main() {
       ['raw upload / (cp + sync)', `${ratio(runs.cpSync, runs.raw)} (target: at least 50 %; multipart ${ratio(runs.cpSync, runs.multipart)})`],
       ['raw upload / cp', `${ratio(runs.cp, runs.raw)} (multipart ${ratio(runs.cp, runs.multipart)})`],
       ['raw upload / bare HTTP', `${ratio(runs.http, runs.raw)} (multipart ${ratio(runs.http, runs.multipart)})`],
+      [`receiver's CPU per ${MB} MB (ms, all threads): bare HTTP sink / raw upload / multipart`, `${median(cpu.http)} / ${median(cpu.raw)} / ${median(cpu.multipart)} (a loaded machine disturbs these less than MB/s)`],
       ['server RSS idle', `${idle.toFixed(1)} MiB`],
       ['server RSS peak during the uploads', `${peak.toFixed(1)} MiB (+${(peak - idle).toFixed(1)} MiB; target: within 50)`],
       ['database', process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'],
