@@ -4,11 +4,8 @@ import { OffThreadHash } from './off-thread-hash.js';
 /** How many leading bytes the type is sniffed from (file-type's own need is 4100). */
 const HEAD = 4100;
 
-/**
- * Where uploads are hashed by default (docs/files.md, Session 10): on a worker, each chunk's memory
- * moved there and back (no copy), so the main thread only receives and writes.
- */
-export const HASH_ON: 'worker' | 'main' | 'transfer' = 'transfer';
+/** Where uploads are hashed by default (docs/files.md, Figures: measured both ways). */
+export const HASH_ON: 'worker' | 'main' = 'main';
 
 /** A file (or a request) past its size limit. `limit` is in bytes. */
 export class TooLargeError extends Error {
@@ -57,8 +54,8 @@ export const typeAccepted = (type: string, accepted: readonly string[]) =>
   accepted.length === 0 || accepted.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 
 /**
- * Sits between the upload and the store: counts bytes against the limit, hashes them (SHA-256, by
- * default on a worker thread, each chunk moved there and back: off-thread-hash.ts), holds back the head until the type is sniffed and checked,
+ * Sits between the upload and the store: counts bytes against the limit, hashes them (SHA-256, on
+ * a worker thread: off-thread-hash.ts), holds back the head until the type is sniffed and checked,
  * then passes everything through. Whatever it refuses fails the stream, so the store keeps nothing.
  */
 export class UploadInspector extends Transform {
@@ -67,60 +64,11 @@ export class UploadInspector extends Transform {
   contentType: string | null = null;
   private held: Buffer[] = [];
   private heldBytes = 0;
-  private readonly transfer: boolean;
-  /** Transfer mode: the type sniff is running (chunks coming back meanwhile are held). */
-  private sniffing = false;
-  /** Transfer mode: the end, waiting for chunks still on the worker (and the sniff). */
-  private flushed: TransformCallback | null = null;
 
-  constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[]; hashOn?: 'worker' | 'main' | 'transfer' }) {
+  constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[]; hashOn?: 'worker' | 'main' }) {
     // Room for a few socket reads each way: at the default 16 KiB every chunk pauses the upload.
     super({ writableHighWaterMark: 4 << 20, readableHighWaterMark: 4 << 20 });
-    const on = o.hashOn ?? HASH_ON;
-    this.transfer = on === 'transfer';
-    this.hash = new OffThreadHash(on, (chunk) => this.back(chunk));
-    this.hash.onFailure = (err) => this.destroy(err);
-  }
-
-  /** Transfer mode: a chunk back from the hash, in order. */
-  private back(chunk: Buffer) {
-    if (this.destroyed) return;
-    if (this.contentType !== null && !this.sniffing) {
-      this.push(chunk);
-      return this.settle();
-    }
-    this.held.push(chunk);
-    this.heldBytes += chunk.length;
-    if (this.heldBytes >= HEAD) void this.sniffHeld();
-    else this.settle();
-  }
-
-  /** Transfer mode: sniffs the held head, then passes on everything held (what came back meanwhile too). */
-  private async sniffHeld() {
-    if (this.sniffing || this.contentType !== null) return;
-    this.sniffing = true;
-    try {
-      const type = await sniffType(Buffer.concat(this.held).subarray(0, HEAD));
-      this.contentType = type;
-      if (!typeAccepted(type, this.o.accepted)) return void this.destroy(new TypeRefusedError(type, this.o.accepted));
-      const held = this.held;
-      this.held = [];
-      this.heldBytes = 0;
-      this.sniffing = false;
-      for (const chunk of held) this.push(chunk);
-      this.settle();
-    } catch (err) {
-      this.destroy(err as Error);
-    }
-  }
-
-  /** Transfer mode: ends the stream once it has ended, every chunk is back and the type is known. */
-  private settle() {
-    if (!this.flushed || this.hash.inFlight > 0 || this.sniffing || this.destroyed) return;
-    if (this.contentType === null) return void this.sniffHeld();
-    const cb = this.flushed;
-    this.flushed = null;
-    cb();
+    this.hash = new OffThreadHash(o.hashOn ?? HASH_ON);
   }
 
   /** The SHA-256 (hex) of every byte that went through; once the stream has ended. */
@@ -152,22 +100,12 @@ export class UploadInspector extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
     this.size += chunk.length;
     if (this.size > this.o.maxBytes) return cb(new TooLargeError(this.o.scopeOfLimit, this.o.maxBytes));
-    if (this.transfer) {
-      // The chunk comes back through back(); the next is taken while the worker is not too far behind.
-      if (this.hash.through(chunk)) cb();
-      else void this.hash.drained().then(() => cb());
-      return;
-    }
     // The hash worker more than a few MiB behind: wait for it, so memory stays bounded.
     if (this.hash.update(chunk)) this.pass(chunk, cb);
     else void this.hash.drained().then(() => this.pass(chunk, cb));
   }
 
   override _flush(cb: TransformCallback) {
-    if (this.transfer) {
-      this.flushed = cb;
-      return this.settle();
-    }
     if (this.contentType !== null) return cb();
     void this.release(cb);
   }

@@ -74,56 +74,15 @@ export class OffThreadHash {
   private failed: Error | null = null;
   private digestWaiter: { resolve(d: string): void; reject(e: Error): void } | null = null;
   private done = false;
-  /** Transfer mode: where a chunk goes once hashed (its memory back from the worker), in order. */
-  private deliver: ((chunk: Buffer) => void) | null = null;
-  /** Transfer mode: called when the worker fails (chunks in flight will not come back). */
-  onFailure: ((err: Error) => void) | null = null;
 
-  /**
-   * `on: 'main'` hashes on the calling thread from the first byte (no copies, no messages).
-   * `on: 'transfer'` (with `deliver`): each chunk's memory moves to the worker and back, no copy;
-   * use `through` instead of `update`.
-   */
-  constructor(on: 'worker' | 'main' | 'transfer' = 'worker', deliver?: (chunk: Buffer) => void) {
+  /** `on: 'main'` hashes on the calling thread from the first byte (no copies, no messages). */
+  constructor(on: 'worker' | 'main' = 'worker') {
     if (on === 'main') {
       this.inline = createHash('sha256');
-      this.batch = Buffer.alloc(0);
-    } else if (on === 'transfer') {
-      this.deliver = deliver ?? null;
       this.batch = Buffer.alloc(0);
     } else {
       this.batch = takeBatch();
     }
-  }
-
-  /**
-   * Transfer mode: hashes `chunk` on the worker and hands it to `deliver` when it is back (at once
-   * when hashing on this thread). A chunk that owns its memory (a socket read does) moves there and
-   * back without a copy; a slice of a larger buffer is copied once into memory of its own. After
-   * this the caller must not touch `chunk`. False: wait for `drained()` before the next.
-   */
-  through(chunk: Buffer): boolean {
-    if (!this.pooled && !this.inline && !this.failed) this.start();
-    if (this.inline || this.failed) {
-      this.inline?.update(chunk);
-      this.deliver!(chunk);
-      return true;
-    }
-    let own = chunk;
-    if (chunk.byteOffset !== 0 || chunk.buffer.byteLength !== chunk.length) {
-      own = Buffer.allocUnsafeSlow(chunk.length);
-      chunk.copy(own);
-    }
-    const n = own.length; // 0 once the memory has moved
-    const buffer = own.buffer as ArrayBuffer;
-    this.pooled!.worker.postMessage({ t: 'data', b: buffer, n }, [buffer]);
-    this.behind += n;
-    return this.behind <= MAX_BEHIND;
-  }
-
-  /** Bytes handed to the worker and not back yet. */
-  get inFlight(): number {
-    return this.behind;
   }
 
   /** Hashes `chunk`; false: wait for `drained()` before the next. */
@@ -161,8 +120,7 @@ export class OffThreadHash {
     p.onMessage = (m) => {
       if (m.t === 'ack') {
         this.behind -= m.n;
-        if (this.deliver) this.deliver(Buffer.from(m.b, 0, m.n));
-        else giveBack(m.b);
+        giveBack(m.b);
         if (this.behind <= MAX_BEHIND) for (const go of this.waiting.splice(0)) go();
       } else {
         this.release();
@@ -172,7 +130,6 @@ export class OffThreadHash {
     p.onError = (err) => {
       this.failed = err;
       this.pooled = null;
-      this.onFailure?.(err);
       for (const go of this.waiting.splice(0)) go();
       this.digestWaiter?.reject(err);
     };
