@@ -1,27 +1,34 @@
 /**
  * `npm run bench:files`: one large upload through the real server (its own process, local-disk
  * storage, PGlite unless DATABASE_URL is set). Writes a BENCH_FILE_MB (default 200) MB file of
- * random bytes, times `cp` of it (and `cp` + `sync`, since the server flushes a file to disk before
- * its event) and a bare loopback HTTP transfer of it (to a server in another process that only
- * counts the bytes), then uploads it twice, as a raw body (application/octet-stream) and as
- * multipart/form-data, sampling the server's RSS every 20 ms. Prints MB/s, each upload's ratio to
- * `cp`, `cp` + `sync` and bare HTTP, and the server's peak RSS against its idle RSS. Not a test.
+ * random bytes, then runs BENCH_RUNS (default 5) rounds, each one of every figure back to back
+ * (interleaved, so a change in the machine's load touches all alike): `cp` of the file, `cp` +
+ * `sync` (the server flushes a file to disk before its event), a bare loopback HTTP transfer (to a
+ * server in another process that only counts the bytes), an upload as a raw body
+ * (application/octet-stream) and one as multipart/form-data. The client is `curl` streaming the
+ * file from disk (`-T`, `-F`), what a user sending a large file would use; without curl on PATH,
+ * or with BENCH_CLIENT=node, a Node client writing 1 MiB chunks. Prints each figure's median (and
+ * every run), the uploads' ratios to the references as the median of each round's own ratio, the
+ * server's peak RSS during the uploads against its idle RSS, and the load average. Not a test.
  * Where the time goes, stage by stage: `npm run bench:files-stages`.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './proc-cpu.js';
 import { productionEnv } from './server-env.js';
 
 const MB = Number(process.env.BENCH_FILE_MB ?? 200);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PORT = 3950 + (process.pid % 40);
 const dir = process.argv[2] === 'sink' ? '' : mkdtempSync(join(tmpdir(), 'bench-files-'));
 const source = join(dir, 'source.bin');
+const CURL = process.env.BENCH_CLIENT !== 'node' && spawnSync('curl', ['--version']).status === 0;
 
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -63,6 +70,8 @@ function call(method: string, path: string, body?: unknown, token?: string): Pro
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_SERVER_FLAGS: more flags for the server's node (say `--trace-gc`).
+  profile.push(...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []));
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv, PASSWORD_SCRYPT_LOG_N: '12', FILES_MAX_FILE_BYTES: String((MB + 10) * 1024 * 1024), FILES_MAX_REQUEST_BYTES: String((MB + 10) * 1024 * 1024) },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -78,16 +87,19 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
   throw new Error('server did not start');
 }
 
-/** Sends `head`, the file (read in 1 MiB chunks) and `tail` as one request body; resolves with the response. */
-function send(o: { port: number; path: string; headers: Record<string, string>; head?: Buffer; tail?: Buffer }): Promise<{ status: number; json: any }> {
+type Sent = { status: number; json: any; seconds: number };
+
+/** Node client: `head`, the file (read in 1 MiB chunks) and `tail` as one request body. */
+function sendNode(o: { port: number; path: string; headers: Record<string, string>; head?: Buffer; tail?: Buffer }): Promise<Sent> {
   const head = o.head ?? Buffer.alloc(0);
   const tail = o.tail ?? Buffer.alloc(0);
   const length = head.length + statSync(source).size + tail.length;
+  const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: o.port, method: 'POST', path: o.path, headers: { ...o.headers, 'content-length': String(length) } }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : null }));
+      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : null, seconds: Number(process.hrtime.bigint() - start) / 1e9 }));
     });
     req.on('error', reject);
     async function* body() {
@@ -99,16 +111,42 @@ function send(o: { port: number; path: string; headers: Record<string, string>; 
   });
 }
 
+/** curl streaming the file from disk: `-T` (the file as the body) or `-F` (one multipart part); the time is curl's own total. */
+function sendCurl(o: { port: number; path: string; headers: Record<string, string>; multipart?: boolean }): Promise<Sent> {
+  const headers = Object.entries(o.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const body = o.multipart ? ['-F', `file=@${source};filename=big.bin;type=application/octet-stream`] : ['-T', source, '-H', 'content-type: application/octet-stream'];
+  // `Expect:` off: no wait for a 100 Continue; the response and then the timing on the last line.
+  const args = ['-sS', '-X', 'POST', '-H', 'Expect:', ...headers, ...body, '-w', '\n%{http_code} %{time_total}', `http://127.0.0.1:${o.port}${o.path}`];
+  return new Promise((resolve, reject) => {
+    const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`curl exited with ${code}`));
+      const at = out.lastIndexOf('\n');
+      const [status, seconds] = out.slice(at + 1).split(' ').map(Number);
+      const text = out.slice(0, at);
+      resolve({ status: status!, json: text ? JSON.parse(text) : null, seconds: seconds! });
+    });
+  });
+}
+
 /** The file as one multipart part. */
-function uploadMultipart(token: string) {
+function uploadMultipart(token: string): Promise<Sent> {
+  const headers = { authorization: `Bearer ${token}` };
+  if (CURL) return sendCurl({ port: PORT, path: '/api/v2/files', headers, multipart: true });
   const boundary = `bench${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return send({ port: PORT, path: '/api/v2/files', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, head, tail });
+  return sendNode({ port: PORT, path: '/api/v2/files', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, head, tail });
 }
 
 /** The file as the body itself (application/octet-stream, the name in ?name=). */
-const uploadRaw = (token: string) => send({ port: PORT, path: '/api/v2/files?name=big.bin', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' } });
+function uploadRaw(token: string): Promise<Sent> {
+  const o = { port: PORT, path: '/api/v2/files?name=big.bin', headers: { authorization: `Bearer ${token}` } };
+  return CURL ? sendCurl(o) : sendNode({ ...o, headers: { ...o.headers, 'content-type': 'application/octet-stream' } });
+}
 
 /** The sink, when this file runs as the child: a bare HTTP server that counts the bytes and answers. */
 function runSink() {
@@ -124,68 +162,85 @@ function runSink() {
  * The bare HTTP ceiling: the same bytes, the same client, to a server in another process that only
  * counts them (client and server in one process would share one thread, which no upload does).
  */
-async function timeHttpSink(): Promise<number> {
-  const child = fork(fileURLToPath(import.meta.url), ['sink'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  try {
-    const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(p as number)));
-    const start = process.hrtime.bigint();
-    const res = await send({ port, path: '/', headers: {} });
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (res.json.n !== statSync(source).size) throw new Error(`the sink got ${res.json.n} bytes`);
-    return seconds;
-  } finally {
-    child.kill();
-  }
+async function timeHttpSink(port: number, pid: number, cpu: number[]): Promise<number> {
+  const o = { port, path: '/', headers: {} };
+  const before = processCpuMs(pid)!;
+  const res = await (CURL ? sendCurl(o) : sendNode(o));
+  cpu.push(processCpuMs(pid)! - before);
+  if (res.json.n !== statSync(source).size) throw new Error(`the sink got ${res.json.n} bytes`);
+  return res.seconds;
 }
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 async function main() {
   writeSource();
-  timeCp(false); // warm the page cache for both
-  const cp = Math.min(timeCp(false), timeCp(false));
-  const cpSync = timeCp(true);
+  timeCp(false); // warm the page cache
+  const load = [loadavg()[0]!];
   const dataDir = join(dir, 'data');
   const server = await startServer(dataDir);
+  const sink = fork(fileURLToPath(import.meta.url), ['sink'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
+    const sinkPort = await new Promise<number>((resolve) => sink.once('message', (p) => resolve(p as number)));
     const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
     const reg = await call('POST', '/api/v2/auth/register', { email, password: 'correct horse battery staple', firstname: 'B', lastname: 'F' });
     const token = reg.json.data.token as string;
     const company = await call('POST', '/api/v2/companies', { name: 'Bench', subdomain: `bench-${randomBytes(3).toString('hex')}` }, token);
     await call('POST', `/api/v2/auth/companies/${company.json.data.uuid}/select`, undefined, token);
-    // Next to the uploads, so the load on the machine is alike for both.
-    const httpOnly = await timeHttpSink();
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssMiB(server.pid!);
     let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 20);
-    const timedUpload = async (how: string, up: (token: string) => Promise<{ status: number; json: any }>) => {
-      const start = process.hrtime.bigint();
-      const res = await up(token);
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      if (res.status !== 201) throw new Error(`${how} upload answered ${res.status}: ${JSON.stringify(res.json)}`);
-      if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
-      return seconds;
+    const timedUpload = async (how: string, up: (token: string) => Promise<Sent>, cpu: number[]) => {
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 20);
+      try {
+        const before = processCpuMs(server.pid)!;
+        const res = await up(token);
+        cpu.push(processCpuMs(server.pid)! - before);
+        if (res.status !== 201) throw new Error(`${how} upload answered ${res.status}: ${JSON.stringify(res.json)}`);
+        if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
+        return res.seconds;
+      } finally {
+        clearInterval(sampler);
+      }
     };
-    const raw = await timedUpload('raw', uploadRaw);
-    const multipart = await timedUpload('multipart', uploadMultipart);
-    clearInterval(sampler);
-    const rate = (s: number) => `${s.toFixed(2)} s, ${(MB / s).toFixed(1)} MB/s`;
-    const pct = (reference: number, s: number) => `${((reference / s) * 100).toFixed(0)} %`;
+    const runs: Record<'cp' | 'cpSync' | 'http' | 'raw' | 'multipart', number[]> = { cp: [], cpSync: [], http: [], raw: [], multipart: [] };
+    /** CPU time (ms, all threads, from /proc) of the receiving process per transfer: the sink's, the server's. */
+    const cpu: Record<'http' | 'raw' | 'multipart', number[]> = { http: [], raw: [], multipart: [] };
+    for (let i = 0; i < RUNS; i++) {
+      runs.cp.push(timeCp(false));
+      runs.cpSync.push(timeCp(true));
+      runs.http.push(await timeHttpSink(sinkPort, sink.pid!, cpu.http));
+      runs.raw.push(await timedUpload('raw', uploadRaw, cpu.raw));
+      runs.multipart.push(await timedUpload('multipart', uploadMultipart, cpu.multipart));
+    }
+    load.push(loadavg()[0]!);
+    const mbs = (s: number) => MB / s;
+    const rate = (xs: number[]) => `${mbs(median(xs)).toFixed(1)} MB/s (runs: ${xs.map((s) => mbs(s).toFixed(0)).join(', ')})`;
+    /** The median over the rounds of reference time / upload time (each round's own pair). */
+    const ratio = (reference: number[], upload: number[]) => `${(median(upload.map((s, i) => reference[i]! / s)) * 100).toFixed(0)} %`;
     const rows = [
-      ['figure', 'value'],
-      [`cp of ${MB} MB (page cache warm)`, rate(cp)],
-      [`cp + sync of ${MB} MB`, rate(cpSync)],
-      [`bare loopback HTTP of ${MB} MB (to a server in another process that only counts the bytes)`, rate(httpOnly)],
-      [`upload, raw body (HTTP, SHA-256, type sniff, write, fsync, event)`, rate(raw)],
-      [`upload, multipart (the same and multipart parsing)`, rate(multipart)],
-      ['raw upload / (cp + sync)', `${pct(cpSync, raw)} (target: at least 50 %; multipart ${pct(cpSync, multipart)})`],
-      ['raw upload / cp', `${pct(cp, raw)} (multipart ${pct(cp, multipart)})`],
-      ['raw upload / bare HTTP', `${pct(httpOnly, raw)} (multipart ${pct(httpOnly, multipart)})`],
+      ['figure', `median of ${RUNS} interleaved rounds`],
+      ['client', CURL ? 'curl, streaming the file from disk (-T raw, -F multipart)' : 'Node http.request, the file in 1 MiB chunks'],
+      [`cp of ${MB} MB (page cache warm)`, rate(runs.cp)],
+      [`cp + sync of ${MB} MB`, rate(runs.cpSync)],
+      [`bare loopback HTTP of ${MB} MB (same client, to a server in another process that only counts the bytes)`, rate(runs.http)],
+      ['upload, raw body (HTTP, SHA-256, type sniff, write, fsync, event)', rate(runs.raw)],
+      ['upload, multipart (the same and multipart parsing)', rate(runs.multipart)],
+      ['raw upload / (cp + sync)', `${ratio(runs.cpSync, runs.raw)} (target: at least 50 %; multipart ${ratio(runs.cpSync, runs.multipart)})`],
+      ['raw upload / cp', `${ratio(runs.cp, runs.raw)} (multipart ${ratio(runs.cp, runs.multipart)})`],
+      ['raw upload / bare HTTP', `${ratio(runs.http, runs.raw)} (multipart ${ratio(runs.http, runs.multipart)})`],
+      [`receiver's CPU per ${MB} MB (ms, all threads): bare HTTP sink / raw upload / multipart`, `${median(cpu.http)} / ${median(cpu.raw)} / ${median(cpu.multipart)} (a loaded machine disturbs these less than MB/s)`],
       ['server RSS idle', `${idle.toFixed(1)} MiB`],
       ['server RSS peak during the uploads', `${peak.toFixed(1)} MiB (+${(peak - idle).toFixed(1)} MiB; target: within 50)`],
       ['database', process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'],
+      ['load average (1 min) before / after', load.map((l) => l.toFixed(1)).join(' / ')],
     ];
     for (const [a, b] of rows) process.stdout.write(`| ${a} | ${b} |\n`);
   } finally {
+    sink.kill();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dir, { recursive: true, force: true });

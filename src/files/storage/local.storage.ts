@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DurableWriteStream } from './durable-write.js';
 import { assertKey, type ObjectStorage } from './storage.port.js';
 import { signPath, verifyPath, type SignedQuery, type Verdict } from './url-signing.js';
 
@@ -38,7 +39,7 @@ async function signingKey(root: string, configured: string | undefined): Promise
 
 /**
  * Local disk (the embedded default): objects under `<root>/objects/<key>`. A put writes a temporary
- * file in `<root>/tmp`, flushes it to disk and renames it into place, so an object is there whole
+ * file in `<root>/tmp` (durable-write.ts: write-back started early, `fsync` before the stream finishes) and renames it into place, so an object is there whole
  * or not at all. Nothing is created until the first write or URL.
  */
 export function createLocalStorage(o: { root: string; publicBaseUrl: string; signingKey?: string }): LocalStorage {
@@ -59,14 +60,8 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
       await mkdir(tmp, { recursive: true });
       const part = join(tmp, `${randomUUID()}.part`);
       try {
-        await pipeline(body, createWriteStream(part, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 }));
         // Durable before the event that names it commits: a crash must not leave an event without bytes.
-        const file = await open(part, 'r+');
-        try {
-          await file.sync();
-        } finally {
-          await file.close();
-        }
+        await pipeline(body, new DurableWriteStream(part));
         await mkdir(dirname(target), { recursive: true });
         await rename(part, target);
       } catch (err) {
