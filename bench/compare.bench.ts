@@ -4,7 +4,8 @@
  * database of its own, dropped after unless BENCH_KEEP=1). Both are seeded with the same BENCH_N
  * records (default 100,000) of a ten-property object through their own write paths (the project's
  * records service, the limit server's POST), then each operation runs interleaved, A B A B, for
- * BENCH_ROUNDS rounds of BENCH_SECONDS seconds per side at BENCH_CONCURRENCY (16) clients. The
+ * BENCH_ROUNDS rounds of BENCH_SECONDS seconds per side at BENCH_CONCURRENCY (16) clients, after
+ * BENCH_WARMUP (2) seconds per side that are not counted. The
  * list operations run with the project's result cache off (INDEX_CACHE_ENTRIES=0), then on.
  * Prints requests/s, p99 and the ratio (project / limit). Not a test; figures of a loaded machine
  * are only comparable as ratios of one run. Each side's CPU time per request is printed too: its
@@ -30,6 +31,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const OPS = process.env.BENCH_OPS?.split(',');
+/** Seconds each side runs an operation before it is measured (BENCH_WARMUP; 0: none). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
@@ -99,12 +102,12 @@ async function dbCpu(): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.pid, (processCpuMs(r.pid) ?? 0)]));
 }
 
-/** CONCURRENCY clients for SECONDS on one side. */
-async function drive(side: Side, next: (i: number) => Req) {
+/** CONCURRENCY clients for `seconds` (SECONDS) on one side. */
+async function drive(side: Side, next: (i: number) => Req, seconds = SECONDS) {
   const db0 = await dbCpu();
   const server0 = processCpuMs(side.pid()) ?? 0;
   const started = Date.now();
-  const until = started + SECONDS * 1000;
+  const until = started + seconds * 1000;
   let i = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -133,6 +136,13 @@ const figures: string[][] = [];
 async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: { limit?: number; project?: number }) {
   const a: Side = { pool: limit, pid: () => pids.limit, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 };
   const b: Side = { pool: project, token, pid: () => pids.project, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 };
+  // Warm-up, not counted: each side's first requests of an operation (JIT, plan caches, the
+  // in-process index's first columns, postings and row order) are a start cost, not the steady state.
+  if (WARMUP > 0) {
+    const unused = (s: Side): Side => ({ ...s, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 });
+    await drive(unused(a), (i) => op.limit(9_000_000 + i), WARMUP);
+    await drive(unused(b), (i) => op.project(9_000_000 + i), WARMUP);
+  }
   let offset = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const base = offset;
