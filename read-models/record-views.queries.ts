@@ -3,7 +3,6 @@ import type { Sql } from '../ports/sql.js';
 import { toDefinition, type PropertyRow } from './properties.queries.js';
 import { inKeyOrder, objectChangesSql, type RecordRow, type RecordTeam } from './records.queries.js';
 import { isUuid } from '../aggregates/kernel/uuid.js';
-import { batchKeys, tenantAndUuid, type KeyColumn } from './batch-keys.js';
 
 /** A connection of the record (spec 2.5), with the record at its other end. */
 export interface RecordLinkEntry {
@@ -62,17 +61,10 @@ select r.uuid, r.object_uuid, r.primary_object_uuid, r.object_name, r.extends, r
 
 // Several tenants' records in one statement (a batch of gets): each row is found by its own
 // (tenant, uuid) pair, so a tenant never sees another's record.
-// The keys as a VALUES list of the batch's size up to 16 (a statement per size, whose generic plan
-// PostgreSQL keeps: read-models/batch-keys.ts, ADR 0009), `unnest` beyond.
-const batchFromKeys = (keys: string) => `${keys}
+const batchFrom = `unnest($1::text[], $2::uuid[], $3::uuid[]) as q(tenant, uuid, team_tenant)
   join records r on r.tenant = q.tenant and r.uuid = q.uuid and r.is_primary`;
-const batchFrom = batchFromKeys('unnest($1::text[], $2::uuid[], $3::uuid[]) as q(tenant, uuid, team_tenant)');
-const batchSqlFrom = (links: boolean, from: string) =>
-  viewSql('true', links, false, from, 'q.team_tenant').replace('select r.uuid,', 'select q.tenant as batch_tenant, r.uuid,');
-const batchSql = (links: boolean) => batchSqlFrom(links, batchFrom);
-const viewKeys: readonly KeyColumn<{ tenant: string; uuid: string }>[] = [...tenantAndUuid, ['team_tenant', 'uuid', (k) => teamTenant(k.tenant)]];
-// The listed statements' texts, by links and size.
-const listedTexts = new Map<string, string>();
+const batchSql = (links: boolean) =>
+  viewSql('true', links, false, batchFrom, 'q.team_tenant').replace('select r.uuid,', 'select q.tenant as batch_tenant, r.uuid,');
 
 // With the object's change count ($4, migration 0008) and the snapshot, read with the records.
 const versioned = (sql: string) =>
@@ -152,13 +144,11 @@ export async function recordViewsAt(
  */
 export async function recordViewsBatch(sql: Sql, keys: readonly { tenant: string; uuid: string }[], opts: { links: boolean }): Promise<(RecordViewRow | null)[]> {
   if (keys.length === 0) return [];
-  const q = batchKeys(keys, opts.links ? 'records_views_batch' : 'records_views_batch_nolinks', viewKeys);
-  let text = opts.links ? statements.batch : statements.batchNoLinks;
-  if (q.listed) {
-    text = listedTexts.get(q.name) ?? batchSqlFrom(opts.links, batchFromKeys(q.from));
-    listedTexts.set(q.name, text);
-  }
-  const rows = await sql.query<RecordViewRow & { batch_tenant: string }>(text, q.params, q.name);
+  const rows = await sql.query<RecordViewRow & { batch_tenant: string }>(
+    opts.links ? statements.batch : statements.batchNoLinks,
+    [keys.map((k) => k.tenant), keys.map((k) => k.uuid), keys.map((k) => teamTenant(k.tenant))],
+    opts.links ? 'records_views_batch' : 'records_views_batch_nolinks',
+  );
   return inKeyOrder<RecordViewRow>(rows, keys);
 }
 
