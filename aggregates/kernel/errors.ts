@@ -27,7 +27,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'STATE_NOT_ALLOWED'
   | 'STATEMENT_TIMEOUT'
-  | 'NOT_READY';
+  | 'NOT_READY'
+  | 'DATABASE_UNAVAILABLE';
 
 export interface ErrorDetail {
   message: string;

@@ -34,6 +34,8 @@ export const statusOf: Record<ErrorCode, number> = {
   STATEMENT_TIMEOUT: 503,
   // The health route: the database or the reactors are down, or the server is shutting down.
   NOT_READY: 503,
+  // PostgreSQL refused or lost the connection (too many clients, restarting): src/db/unavailable.ts.
+  DATABASE_UNAVAILABLE: 503,
 };
 
 export function errorBody(args: {

@@ -5,6 +5,7 @@ import { errorBody, statusOf } from './error-body.js';
 import { validationDetails } from './validation-details.js';
 import { isCancelledStatement } from '../db/query-signal.js';
 import { statementTimeout } from './request-signal.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
 
 interface FrameworkFailure {
   status: number;
@@ -85,7 +86,11 @@ export function frameworkError(err: FastifyError, request: FastifyRequest, reply
 /** The one place where every failure becomes the spec's error body. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((caught: FastifyError, request, reply) => {
-    const err = isCancelledStatement(caught) ? statementTimeout(request.server.platformConfig.STATEMENT_TIMEOUT_MS) : caught;
+    const err = isCancelledStatement(caught)
+      ? statementTimeout(request.server.platformConfig.STATEMENT_TIMEOUT_MS)
+      : isDatabaseUnavailable(caught)
+        ? (request.log.warn({ err: caught }, 'database unavailable'), databaseUnavailable())
+        : caught;
     if (err instanceof DomainError) {
       const status = statusOf[err.code];
       if ((status === 429 || status === 503) && typeof err.extra.retryAfterSeconds === 'number') reply.header('retry-after', String(err.extra.retryAfterSeconds));
