@@ -18,6 +18,7 @@
  * V8 CPU profile there (node --cpu-prof) when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
@@ -36,8 +37,17 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
-const LIMIT_PORT = 4100 + (process.pid % 50);
-const PORT = 4200 + (process.pid % 50);
+/** A port the system has free now (listen on 0, read it, close): concurrent runs no longer collide. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+const LIMIT_PORT = await freePort();
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 function spawnNode(args: string[], env: Record<string, string>, capture: boolean, flags: string[] = []): ChildProcess {
@@ -260,9 +270,10 @@ try {
   for (const cache of modes) {
     const env: Record<string, string> = cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : cache === 'sql' ? { INDEX_CACHE_ENTRIES: '0', INDEX_STORE_CELLS: '0' } : {};
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(PORT), ...env }, false, profile);
+    const port = await freePort();
+    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(port), ...env }, false, profile);
     children.push(server);
-    const project = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONCURRENCY });
+    const project = new Pool(`http://127.0.0.1:${port}`, { connections: CONCURRENCY });
     await waitFor(project, '/api/v2/health');
     // The limit server's table was vacuumed and analyzed after its seed; the project's seed leaves
     // that to the server's own statistics check (src/db/statistics.ts, every 30 s), which is
