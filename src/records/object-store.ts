@@ -66,8 +66,11 @@ async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly
   objectStoreStats.read++;
   const rows = await objectRows(sql, tenant, objectUuid, all);
   const columns = emptyColumns(all);
-  columns.uuids.push(...rows.uuids);
-  rows.uuids.forEach((u, i) => columns.rows.set(u, i));
+  // A loop, not push(...uuids): a spread of a million arguments overflows the call stack.
+  for (let i = 0; i < rows.uuids.length; i++) {
+    columns.uuids.push(rows.uuids[i]!);
+    columns.rows.set(rows.uuids[i]!, i);
+  }
   for (const key of all) columns.columns.set(key, rows.columns[key]!);
   return { columns, snapshot: rows.snapshot, version: rows.version };
 }
@@ -92,28 +95,34 @@ export async function heldObject(sql: Sql, tenant: string, objectUuid: string, k
     if (got && has(got)) return got;
   }
   const wanted = [...new Set([...baseColumns, ...keys, ...(now ? now.columns.columns.keys() : [])])];
-  // Too large to hold: known from the object's counters before reading a row.
-  const count = await objectRecordCount(sql, tenant, objectUuid);
-  if ((count.live + count.archived) * (wanted.length + 1) > maxCells) {
-    objectStoreStats.declined++;
-    return null;
-  }
-  // A read that fails (its time limit on a very large object, say) leaves the request to SQL.
-  const shared = read(sql, tenant, objectUuid, wanted)
-    .then((o) => {
-      if (cellsOf(o.columns) > maxCells) return null;
-      keep(key, o);
-      return o;
-    })
-    .catch(() => {
-      objectStoreStats.failed++;
-      return null;
-    });
+  // Set before the first await, so that concurrent first reads share the one read.
+  const shared = load(sql, tenant, objectUuid, wanted).then((o) => {
+    if (!o || cellsOf(o.columns) > maxCells) return null;
+    keep(key, o);
+    return o;
+  });
   loading.set(key, shared);
   void shared.finally(() => {
     if (loading.get(key) === shared) loading.delete(key);
   });
   return shared;
+}
+
+/** An object's columns read, or null when it is too large to hold or the read failed. */
+async function load(sql: Sql, tenant: string, objectUuid: string, wanted: string[]): Promise<HeldObject | null> {
+  try {
+    // Too large to hold: known from the object's counters before reading a row.
+    const count = await objectRecordCount(sql, tenant, objectUuid);
+    if ((count.live + count.archived) * (wanted.length + 1) > maxCells) {
+      objectStoreStats.declined++;
+      return null;
+    }
+    return await read(sql, tenant, objectUuid, wanted);
+  } catch {
+    // A read that fails (its time limit on a very large object, say) leaves the request to SQL.
+    objectStoreStats.failed++;
+    return null;
+  }
 }
 
 /**
