@@ -9,12 +9,14 @@
  * file from disk (`-T`, `-F`), what a user sending a large file would use; without curl on PATH,
  * or with BENCH_CLIENT=node, a Node client writing 1 MiB chunks. Prints each figure's median (and
  * every run), the uploads' ratios to the references as the median of each round's own ratio, the
- * server's peak RSS during the uploads against its idle RSS, and the load average. Not a test.
+ * server's peak RSS during the uploads against its idle RSS, and the load average. Each round's
+ * uploads are deleted and purged at its end (as cp's copy is removed), so the disk does not fill
+ * and later rounds are not slower for it. Not a test.
  * Where the time goes, stage by stage: `npm run bench:files-stages`.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +45,14 @@ function writeSource() {
     writeSync(fd, chunk);
   }
   closeSync(fd);
+}
+
+/** Bytes of the regular files under `root` (0 when it is not there). */
+function storedBytes(root: string): number {
+  let n = 0;
+  if (!existsSync(root)) return 0;
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) if (e.isFile()) n += statSync(join(e.parentPath ?? e.path, e.name)).size;
+  return n;
 }
 
 function timeCp(withSync: boolean): number {
@@ -201,10 +211,22 @@ async function main() {
         cpu.push(processCpuMs(server.pid)! - before);
         if (res.status !== 201) throw new Error(`${how} upload answered ${res.status}: ${JSON.stringify(res.json)}`);
         if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
+        uploaded.push(res.json.data.uuid as string);
         return res.seconds;
       } finally {
         clearInterval(sampler);
       }
+    };
+    /** The uploads of the current round: deleted and purged at its end, as cp's copy is removed. */
+    const uploaded: string[] = [];
+    const purgeRound = async () => {
+      for (const uuid of uploaded.splice(0)) {
+        const del = await call('DELETE', `/api/v2/files/${uuid}`, undefined, token);
+        const purge = await call('DELETE', `/api/v2/files/${uuid}/permanent`, undefined, token);
+        if (del.status >= 300 || purge.status >= 300) throw new Error(`purging ${uuid}: ${del.status} / ${purge.status}`);
+      }
+      const left = storedBytes(join(dataDir, 'files', 'objects'));
+      if (left !== 0) throw new Error(`${left} bytes of uploads are still on disk after the purge`);
     };
     const runs: Record<'cp' | 'cpSync' | 'http' | 'raw' | 'multipart', number[]> = { cp: [], cpSync: [], http: [], raw: [], multipart: [] };
     /** CPU time (ms, all threads, from /proc) of the receiving process per transfer: the sink's, the server's. */
@@ -215,6 +237,8 @@ async function main() {
       runs.http.push(await timeHttpSink(sinkPort, sink.pid!, cpu.http));
       runs.raw.push(await timedUpload('raw', uploadRaw, cpu.raw));
       runs.multipart.push(await timedUpload('multipart', uploadMultipart, cpu.multipart));
+      // So the disk does not fill round by round and a later round is not slower for it.
+      await purgeRound();
     }
     load.push(loadavg()[0]!);
     const mbs = (s: number) => MB / s;
