@@ -5,7 +5,7 @@ import { evaluateIndex, type FilterableRecord } from '../../aggregates/record-fi
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { dropRecord, emptyColumns, putRecord } from '../../aggregates/record-filter/object-columns.js';
-import { catalog, datasetArb, recordArb, requestArb } from './filter-arbitraries.js';
+import { catalog, datasetArb, loadedStore, recordArb, requestArb } from './filter-arbitraries.js';
 
 /**
  * The law of the column scan (the in-process index, src/records/object-store.ts): for random
@@ -20,13 +20,7 @@ describe('the column scan equals the in-memory evaluation', () => {
     let runs = 0;
     fc.assert(
       fc.property(datasetArb, requestArb, (dataset, body) => {
-        const request = compileIndexRequest(catalog, recordIndexRequestSchema.parse(body));
-        const store = emptyColumns(requestColumns(request));
-        const live = new Map<string, FilterableRecord>();
-        for (const r of dataset.records) {
-          putRecord(store, r);
-          live.set(r.uuid, r);
-        }
+        const { request, store, live } = loadedStore(body, dataset.records);
         // The matches as a list of rows (row-bits.property.test.ts holds the bitsets). Every way of
         // putting the page in order: among the matches, the row order made now, the row order kept
         // through the changes below (walked, or by places); every way of finding the matches: every

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { operatorsFor, type FieldType, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
+import { compileIndexRequest, operatorsFor, type CompiledIndexRequest, type FieldType, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
+import { requestColumns } from '../../aggregates/record-filter/column-scan.js';
+import { emptyColumns, putRecord, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
 import type { FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
-import type { FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
+import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
 
 /**
  * Random records, filters and index requests over one catalog of every field type: what the
@@ -88,3 +90,15 @@ export const datasetArb = fc.integer({ min: 0, max: 60 }).chain((n) =>
     changes: fc.array(fc.record({ at: fc.nat(70), drop: fc.boolean(), seed: fc.nat() }), { maxLength: 20 }),
   }),
 );
+
+/** A request body compiled, and the records put in a store of its columns (and in a map by uuid, as the evaluator reads them). */
+export function loadedStore(body: unknown, records: readonly FilterableRecord[]): { request: CompiledIndexRequest; store: ObjectColumns; live: Map<string, FilterableRecord> } {
+  const request = compileIndexRequest(catalog, recordIndexRequestSchema.parse(body));
+  const store = emptyColumns(requestColumns(request));
+  const live = new Map<string, FilterableRecord>();
+  for (const r of records) {
+    putRecord(store, r);
+    live.set(r.uuid, r);
+  }
+  return { request, store, live };
+}

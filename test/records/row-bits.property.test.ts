@@ -6,7 +6,7 @@ import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.
 import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { cellsOf, dropRecord, emptyColumns, putRecord, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
 import { MAX_VALUE_SETS } from '../../aggregates/record-filter/row-bits.js';
-import { catalog, datasetArb, recordArb, requestArb } from './filter-arbitraries.js';
+import { catalog, datasetArb, loadedStore, recordArb, requestArb } from './filter-arbitraries.js';
 
 /**
  * The law of the row bitsets (row-bits.ts, bits-scan.ts, ADR 0014): for random records and
@@ -51,13 +51,7 @@ describe('the row bitsets equal the in-memory evaluation', () => {
     const next = (at: number, seed: number) => fc.sample(recordArb(at), { numRuns: 1, seed })[0]!;
     fc.assert(
       fc.property(datasetArb, changesArb, requestArb, (dataset, changes, body) => {
-        const request = compileIndexRequest(catalog, recordIndexRequestSchema.parse(body));
-        const store = emptyColumns(requestColumns(request));
-        const live = new Map<string, FilterableRecord>();
-        for (const r of dataset.records) {
-          putRecord(store, r);
-          live.set(r.uuid, r);
-        }
+        const { request, store, live } = loadedStore(body, dataset.records);
         expectBitsAnswer(store, request, live);
         for (const change of changes) apply(store, live, change, next);
         // Kept in step through the changes, then made again.
