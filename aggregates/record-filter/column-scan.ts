@@ -9,12 +9,13 @@ import { matchingBits, rowsOf } from './bits-scan.js';
 import { pageOffset } from '../kernel/paging.js';
 
 /**
- * An index request answered from an object's columns (object-columns.ts): every row checked
- * against the filter, the matches counted, and only the page's rows put in order (a bounded
- * heap of `offset + limit` rows, not a sort of every match). The same semantics as
- * `evaluateIndex` (filter.evaluate.ts), written per column so that a row costs no allocation:
- * the column-scan property test holds the two equal. Free text and relations are not answered
- * here (the database ranks text; related records are other objects' rows).
+ * An index request answered from an object's columns (object-columns.ts): the matches found as a
+ * row bitset (bits-scan.ts, ADR 0014) or as a list of rows narrowed condition by condition, then
+ * counted, and only the page's rows put in order (a bounded heap of `offset + limit` rows, or a
+ * walk of the sort's kept row order, not a sort of every match). The conditions are read as the
+ * row tests (row-tests.ts) read them: the column-scan and row-bits property tests hold both ways
+ * equal to `evaluateIndex`. Free text and relations are not answered here (the database ranks
+ * text; related records are other objects' rows).
  */
 
 /** The rows in the request's archive scope, in row order. */

@@ -123,7 +123,10 @@ export function makeValueBits(index: RowBitsIndex, values: readonly unknown[]): 
 
 function addValue(index: RowBitsIndex, sets: ValueBits, row: number, v: unknown): boolean {
   if (v === null || v === undefined) return true;
-  if (!isScalar(v)) return setBit(sets.others, row), true;
+  if (!isScalar(v)) {
+    setBit(sets.others, row);
+    return true;
+  }
   let b = sets.byValue.get(v);
   if (!b) {
     if (sets.byValue.size >= MAX_VALUE_SETS) return false;
