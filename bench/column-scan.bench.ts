@@ -2,8 +2,9 @@
  * `npx tsx bench/column-scan.bench.ts`: the CPU of the column scan alone (column-scan.ts), no
  * server, no database: bench:compare's object (bench/compare.data.ts) held as the in-process index
  * holds it (the columns of bench:compare's filtered list), and the list's requests answered
- * BENCH_REPS times each, with the gram postings (gram-postings.ts) and without (every row
- * read), interleaved over 3 rounds. BENCH_N records (default 100,000). Prints the process CPU ms
+ * BENCH_REPS times each three ways, interleaved over 3 rounds: the matches as a list of rows with
+ * every row read, as a list of rows from the gram postings (gram-postings.ts), and as a row
+ * bitset (bits-scan.ts, ADR 0014). BENCH_N records (default 100,000). Prints the process CPU ms
  * per scan (less disturbed by a loaded machine than wall time) and what making the columns took.
  */
 import { compileIndexRequest, type FilterCatalog } from '../aggregates/record-filter/filter.compile.js';
@@ -38,7 +39,7 @@ t0 = cpu();
 const grams = gramPostingsOf(store, 'name');
 say(`gram postings of name: ${(cpu() - t0).toFixed(0)} ms CPU, ${grams.postings.size} grams, ${grams.entries.toLocaleString('en-US')} rows in them`);
 t0 = cpu();
-scanColumns(store, request([contains, active], 0));
+scanColumns(store, request([contains, active], 0), { few: 1000, bits: false });
 say(`first scan (the row order of due desc made): ${(cpu() - t0).toFixed(0)} ms CPU`);
 
 const cases = [
@@ -47,13 +48,17 @@ const cases = [
   [`contains "${fragment}" alone, page 1`, request([contains], 0)],
   ['status = active alone, page 1', request([active], 0)],
 ] as const;
-const perScan = (req: (typeof cases)[number][1], postings: boolean) => {
-  for (let i = 0; i < 20; i++) scanColumns(store, req, { few: 1000, postings });
+const perScan = (req: (typeof cases)[number][1], postings: boolean, bits: boolean) => {
+  const tuning = { few: 1000, postings, bits };
+  for (let i = 0; i < 20; i++) scanColumns(store, req, tuning);
   const start = cpu();
-  for (let i = 0; i < REPS; i++) scanColumns(store, req, { few: 1000, postings });
+  for (let i = 0; i < REPS; i++) scanColumns(store, req, tuning);
   return (cpu() - start) / REPS;
 };
-say('request | every row read, ms CPU/scan | gram postings, ms CPU/scan');
+t0 = cpu();
+scanColumns(store, request([contains, active], 0), { few: 1000, bits: true });
+say(`first bitset scan (the scope's and status's sets made): ${(cpu() - t0).toFixed(0)} ms CPU`);
+say('request | every row read, ms CPU/scan | gram postings | row bitsets');
 for (let round = 0; round < 3; round++) {
-  for (const [label, req] of cases) say(`${label} | ${perScan(req, false).toFixed(3)} | ${perScan(req, true).toFixed(3)}`);
+  for (const [label, req] of cases) say(`${label} | ${perScan(req, false, false).toFixed(3)} | ${perScan(req, true, false).toFixed(3)} | ${perScan(req, true, true).toFixed(3)}`);
 }

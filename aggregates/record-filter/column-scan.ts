@@ -1,131 +1,22 @@
-import type { CompiledIndexRequest, CompiledSort, Condition, FieldType, Scalar } from './filter.compile.js';
+import type { CompiledIndexRequest, CompiledSort, Condition } from './filter.compile.js';
 import { effectiveSort, sortValueOf } from './filter.evaluate.js';
-import { complementOf } from './filter.schema.js';
-import { columnKey, foldedColumn, gramPostingsOf, type ObjectColumns, type RowOrder } from './object-columns.js';
+import { columnKey, gramPostingsOf, type ObjectColumns, type RowOrder } from './object-columns.js';
 import { rarestPosting } from './gram-postings.js';
-import { compareText, fold, isPlainObject } from './values.js';
+import { compareText, fold } from './values.js';
+import { cost, numeric, postingCondition, rowTest, scopeTest } from './row-tests.js';
+import { bitsOfRows, popcount, wordsFor, type Bits } from './row-bits.js';
+import { matchingBits, rowsOf } from './bits-scan.js';
 import { pageOffset } from '../kernel/paging.js';
 
 /**
- * An index request answered from an object's columns (object-columns.ts): every row checked
- * against the filter, the matches counted, and only the page's rows put in order (a bounded
- * heap of `offset + limit` rows, not a sort of every match). The same semantics as
- * `evaluateIndex` (filter.evaluate.ts), written per column so that a row costs no allocation:
- * the column-scan property test holds the two equal. Free text and relations are not answered
- * here (the database ranks text; related records are other objects' rows).
+ * An index request answered from an object's columns (object-columns.ts): the matches found as a
+ * row bitset (bits-scan.ts, ADR 0014) or as a list of rows narrowed condition by condition, then
+ * counted, and only the page's rows put in order (a bounded heap of `offset + limit` rows, or a
+ * walk of the sort's kept row order, not a sort of every match). The conditions are read as the
+ * row tests (row-tests.ts) read them: the column-scan and row-bits property tests hold both ways
+ * equal to `evaluateIndex`. Free text and relations are not answered here (the database ranks
+ * text; related records are other objects' rows).
  */
-
-const numeric = (t: FieldType) => t === 'number' || t === 'timestamp';
-
-/** Whether one atom (a scalar of a value) has the field's type: as `typed` in filter.evaluate.ts. */
-function typedTest(type: FieldType): (a: unknown) => boolean {
-  if (numeric(type)) return (a) => typeof a === 'number';
-  if (type === 'boolean') return (a) => typeof a === 'boolean';
-  if (type === 'json') return () => false;
-  return (a) => typeof a === 'string';
-}
-
-function compareTo(type: FieldType, v: Scalar): (a: Scalar) => number {
-  if (typeof v === 'number') return (a) => (typeof a === 'number' ? a - v : compareText(String(a), String(v)));
-  if (typeof v === 'boolean') return (a) => (typeof a === 'boolean' ? Number(a) - Number(v) : compareText(String(a), String(v)));
-  const text = String(v);
-  return (a) => compareText(String(a), text);
-}
-
-/** The test of one atom of a valued operator (its type checked). */
-function atomTest(c: Condition): (a: unknown) => boolean {
-  const { type } = c.field;
-  const typed = typedTest(type);
-  const v = c.value as Scalar;
-  const same = type === 'uuid' ? (a: unknown) => String(a).toLowerCase() : (a: unknown) => a;
-  switch (c.op) {
-    case 'equals':
-      return (a) => typed(a) && same(a) === v;
-    case 'in': {
-      const set = new Set(c.value as Scalar[]);
-      return (a) => typed(a) && set.has(same(a) as Scalar);
-    }
-    case 'contains': {
-      const term = fold(String(v));
-      return (a) => typed(a) && fold(String(a)).includes(term);
-    }
-    case 'startsWith': {
-      const term = fold(String(v));
-      return (a) => typed(a) && fold(String(a)).startsWith(term);
-    }
-    case 'endsWith': {
-      const term = fold(String(v));
-      return (a) => typed(a) && fold(String(a)).endsWith(term);
-    }
-    case 'gt': {
-      const cmp = compareTo(type, v);
-      return (a) => typed(a) && cmp(a as Scalar) > 0;
-    }
-    case 'gte': {
-      const cmp = compareTo(type, v);
-      return (a) => typed(a) && cmp(a as Scalar) >= 0;
-    }
-    case 'lt': {
-      const cmp = compareTo(type, v);
-      return (a) => typed(a) && cmp(a as Scalar) < 0;
-    }
-    case 'lte': {
-      const cmp = compareTo(type, v);
-      return (a) => typed(a) && cmp(a as Scalar) <= 0;
-    }
-    case 'between': {
-      const [lo, hi] = c.value as [Scalar, Scalar];
-      const low = compareTo(type, lo);
-      const high = compareTo(type, hi);
-      return (a) => typed(a) && low(a as Scalar) >= 0 && high(a as Scalar) <= 0;
-    }
-    default:
-      return () => false;
-  }
-}
-
-const scalar = (x: unknown) => x !== null && typeof x !== 'object';
-
-function emptyJson(v: unknown) {
-  return v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
-}
-
-/** A condition as a test of a raw value (a column's cell), as `holds` reads a record's atoms. */
-export function valueTest(c: Condition): (v: unknown) => boolean {
-  const positive = complementOf[c.op];
-  if (positive) {
-    const test = valueTest({ ...c, op: positive });
-    return (v) => !test(v);
-  }
-  const { type } = c.field;
-  const json = type === 'json';
-  if (c.op === 'isnotnull') return (v) => v !== null && v !== undefined && (json || !Array.isArray(v) || v.some(scalar));
-  if (c.op === 'isnotempty') {
-    if (json) return (v) => v !== null && v !== undefined && !emptyJson(v);
-    return (v) => (Array.isArray(v) ? v.some((x) => scalar(x) && x !== '') : v !== null && v !== undefined && v !== '');
-  }
-  const test = atomTest(c);
-  if (json) return () => false;
-  // A list's atoms are its scalars; `test` checks the type, which no null or object has.
-  return (v) => (Array.isArray(v) ? v.some(test) : test(v));
-}
-
-const stringOps: Partial<Record<Condition['op'], (text: string, term: string) => boolean>> = {
-  contains: (text, term) => text.includes(term),
-  startsWith: (text, term) => text.startsWith(term),
-  endsWith: (text, term) => text.endsWith(term),
-};
-
-/** Whether a row is in the request's archive scope (live rows only). */
-function scopeTest(store: ObjectColumns, archived: CompiledIndexRequest['archived']): (row: number) => boolean {
-  const { uuids } = store;
-  const deleted = store.columns.get('@deletedAt')!;
-  return (row) => {
-    if (uuids[row] === null || uuids[row] === undefined) return false;
-    const gone = deleted[row] !== null && deleted[row] !== undefined;
-    return archived === 'include' || (archived === 'only') === gone;
-  };
-}
 
 /** The rows in the request's archive scope, in row order. */
 function scopeRows(store: ObjectColumns, archived: CompiledIndexRequest['archived']): { rows: Int32Array; count: number } {
@@ -137,39 +28,6 @@ function scopeRows(store: ObjectColumns, archived: CompiledIndexRequest['archive
   return { rows, count };
 }
 
-/** A condition as a test of a row. */
-function rowTest(store: ObjectColumns, c: Condition): (row: number) => boolean {
-  const key = columnKey(c.field);
-  const values = c.field.system && c.field.name === 'uuid' ? store.uuids : store.columns.get(key);
-  if (!values) throw new Error(`column ${key} is not held`);
-  const positive = complementOf[c.op] ?? c.op;
-  const text = stringOps[positive];
-  if (text && c.field.type !== 'json' && !(c.field.system && c.field.name === 'uuid')) {
-    // The folded text kept with the column; a value that is not one string takes the general test.
-    const folded = foldedColumn(store, key);
-    const term = fold(String(c.value));
-    const general = valueTest({ ...c, op: positive });
-    const holds = (row: number) => {
-      const f = folded[row];
-      return f !== undefined ? text(f, term) : general(values[row]);
-    };
-    return positive === c.op ? holds : (row) => !holds(row);
-  }
-  const test = valueTest(c);
-  if (c.op === 'equals' && c.field.type !== 'uuid' && c.field.type !== 'json') {
-    // A scalar of the value's type equals it exactly when it is it; a list is tested in full.
-    const v = c.value;
-    return (row) => {
-      const x = values[row];
-      return x === v || (typeof x === 'object' && x !== null && test(x));
-    };
-  }
-  return (row: number) => test(values[row]);
-}
-
-/** Cheap conditions first (they leave fewer rows for the text ones). */
-const cost = (c: Condition) => (stringOps[complementOf[c.op] ?? c.op] ? 2 : c.op === 'equals' || c.op === 'in' ? 0 : 1);
-
 /** The rows of `rows[0..count)` that pass `test`, moved to the front; their count. */
 function narrow(rows: Int32Array, count: number, test: (row: number) => boolean): number {
   let kept = 0;
@@ -178,12 +36,6 @@ function narrow(rows: Int32Array, count: number, test: (row: number) => boolean)
     if (test(row)) rows[kept++] = row;
   }
   return kept;
-}
-
-/** Whether a condition can take its candidates from gram postings: a positive text operator on a text column, a term of 2+ code units. */
-function postingCondition(c: Condition): boolean {
-  if (!stringOps[c.op] || c.field.type === 'json' || (c.field.system && c.field.name === 'uuid')) return false;
-  return fold(String(c.value)).length >= 2;
 }
 
 /**
@@ -354,42 +206,59 @@ export function rowOrderOf(store: ObjectColumns, sort: readonly CompiledSort[]):
   return kept;
 }
 
-/** The total and the page's uuids of an index request (no free text, no relation) over an object's columns. */
+/** The page's rows (`start` to `end` of the matches in the request's order); `rows` / `bits`: the matches as a list, as a set. */
+function pageRows(store: ObjectColumns, sort: readonly CompiledSort[], few: number, total: number, start: number, end: number, rows: () => Int32Array, bits: () => Bits): number[] {
+  if (total <= few && !store.orders.has(sortName(sort))) return firstRows(rows(), end, rowOrder(store, sort)).slice(start);
+  const { order, place } = rowOrderOf(store, sort);
+  if (total * 16 < store.uuids.length) {
+    // Few matches for the object: their places, in order.
+    const matches = rows();
+    const places = new Int32Array(total);
+    for (let i = 0; i < total; i++) places[i] = place[matches[i]!]!;
+    places.sort();
+    return Array.from(places.subarray(start, end), (p) => order[p]!);
+  }
+  // Many: walk the order, testing each row's bit, until the page is filled.
+  const hit = bits();
+  const page: number[] = [];
+  let seen = 0;
+  for (let p = 0; p < order.length && seen < end; p++) {
+    const row = order[p]!;
+    if (((hit[row >>> 5]! >>> (row & 31)) & 1) === 0) continue;
+    if (seen >= start) page.push(row);
+    seen++;
+  }
+  return page;
+}
+
+/**
+ * The total and the page's uuids of an index request (no free text, no relation) over an object's
+ * columns: the matches as a row bitset (bits-scan.ts, ADR 0014), or (`bits: false`) as a list of
+ * rows narrowed condition by condition.
+ */
 export function scanColumns(
   store: ObjectColumns,
   request: Pick<CompiledIndexRequest, 'filter' | 'archived' | 'sort' | 'page' | 'limit'>,
-  tuning: { few: number; postings?: boolean } = { few: FEW },
+  tuning: { few: number; postings?: boolean; bits?: boolean } = { few: FEW },
 ): { total: number; uuids: string[] } {
-  const n = store.uuids.length;
-  const { rows: matches, count: total } = matchingRows(store, request, tuning.postings ?? true);
+  const postings = tuning.postings ?? true;
+  let total: number;
+  let rows: () => Int32Array;
+  let bits: () => Bits;
+  if (tuning.bits ?? true) {
+    const set = matchingBits(store, request, postings);
+    total = popcount(set);
+    rows = () => rowsOf(set, total);
+    bits = () => set;
+  } else {
+    const matches = matchingRows(store, request, postings);
+    total = matches.count;
+    rows = () => matches.rows.subarray(0, total);
+    bits = () => bitsOfRows(rows(), wordsFor(store.uuids.length));
+  }
   const start = pageOffset(request.page, request.limit);
   if (start >= total) return { total, uuids: [] };
-  const end = Math.min(total, start + request.limit);
-  let page: number[];
-  if (total <= tuning.few && !store.orders.has(sortName(request.sort))) {
-    page = firstRows(matches.subarray(0, total), end, rowOrder(store, request.sort)).slice(start);
-  } else {
-    const { order, place } = rowOrderOf(store, request.sort);
-    if (total * 16 < n) {
-      // Few matches for the object: their places, in order.
-      const places = new Int32Array(total);
-      for (let i = 0; i < total; i++) places[i] = place[matches[i]!]!;
-      places.sort();
-      page = Array.from(places.subarray(start, end), (p) => order[p]!);
-    } else {
-      // Many: walk the order, counting matches, until the page is passed.
-      const hit = new Uint8Array(n);
-      for (let i = 0; i < total; i++) hit[matches[i]!] = 1;
-      page = [];
-      let seen = 0;
-      for (let p = 0; p < order.length && seen < end; p++) {
-        const row = order[p]!;
-        if (hit[row] === 0) continue;
-        if (seen >= start) page.push(row);
-        seen++;
-      }
-    }
-  }
+  const page = pageRows(store, request.sort, tuning.few, total, start, Math.min(total, start + request.limit), rows, bits);
   return { total, uuids: page.map((row) => store.uuids[row]!) };
 }
 

@@ -1,3 +1,5 @@
+import { andInto, bitsOfRows, wordsFor } from './row-bits.js';
+
 /**
  * Gram postings of a folded text column (object-columns.ts): for each pair of adjacent UTF-16
  * code units (a gram) of the folded values, the rows whose folded value held it when the postings
@@ -23,7 +25,12 @@ export interface GramPostings {
   readonly rows: number;
   /** Row numbers held in `postings`: what their memory is counted by. */
   readonly entries: number;
+  /** The bitsets of the grams asked for lately (row-bits.ts; made from their postings, at most MAX_GRAM_BITS). */
+  readonly bits: Map<number, Uint32Array>;
 }
+
+/** The grams whose bitsets a column's postings keep (least recently used out first). */
+const MAX_GRAM_BITS = 16;
 
 const gramAt = (text: string, i: number) => (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
 
@@ -74,7 +81,29 @@ export function makeGramPostings(folded: readonly (string | undefined)[], values
   }
   const postings = new Map<number, Int32Array>();
   for (const [gram, id] of ids) postings.set(gram, lists[id]!);
-  return { postings, others: Int32Array.from(others), changed: new Set(), rows: folded.length, entries };
+  return { postings, others: Int32Array.from(others), changed: new Set(), rows: folded.length, entries, bits: new Map() };
+}
+
+/**
+ * The rows whose folded value held every gram of a term (folded, two or more code units) when the
+ * postings were made, as a bitset of `words` words: the AND of the grams' kept bitsets. The
+ * changed rows and `others` are the caller's to test.
+ */
+export function termBits(g: GramPostings, term: string, words: number): Uint32Array {
+  const out = new Uint32Array(words);
+  for (let i = 0; i + 1 < term.length; i++) {
+    const gram = gramAt(term, i);
+    const rows = g.postings.get(gram);
+    if (!rows) return out.fill(0);
+    let b = g.bits.get(gram);
+    if (b) g.bits.delete(gram);
+    else b = bitsOfRows(rows, wordsFor(g.rows));
+    g.bits.set(gram, b);
+    if (g.bits.size > MAX_GRAM_BITS) g.bits.delete(g.bits.keys().next().value!);
+    if (i === 0) out.set(b.length <= words ? b : b.subarray(0, words));
+    else andInto(out, b);
+  }
+  return out;
 }
 
 /** Whether the postings are worth keeping as they are (else made again): few rows changed since. */

@@ -2,6 +2,7 @@ import type { CompiledSort, FieldRef } from './filter.compile.js';
 import type { FilterableRecord } from './filter.evaluate.js';
 import { fold } from './values.js';
 import { gramPostingsFresh, makeGramPostings, type GramPostings } from './gram-postings.js';
+import { enterRowBits, leaveRowBits, makeRowBits, makeValueBits, rowBitsWords, type RowBitsIndex, type ValueBits } from './row-bits.js';
 
 /**
  * An object's records held column by column in memory: each record a row number, each field a
@@ -11,8 +12,9 @@ import { gramPostingsFresh, makeGramPostings, type GramPostings } from './gram-p
  * scope). Rows are changed in place by `putRecord` / `dropRecord`; a dropped row is free (its
  * uuid null) until a new record takes it, so a record keeps its row number while it is held.
  *
- * Three things are derived and kept in step: the case-folded text of a column that `contains` and
- * its kin read (`folded`), the gram postings of that text (`grams`, gram-postings.ts), and the row
+ * Four things are derived and kept in step: the case-folded text of a column that `contains` and
+ * its kin read (`folded`), the gram postings of that text (`grams`, gram-postings.ts), the row
+ * bitsets of the scope and of few-valued columns' values (`bits`, row-bits.ts), and the row
  * orders of the sorts asked for (`orders`, column-scan.ts), which take the rows changed since
  * they were last used (`touched`) at their next use.
  */
@@ -33,6 +35,8 @@ export interface ObjectColumns {
   readonly orders: Map<string, RowOrder>;
   /** Rows changed since the orders were last brought up to date. */
   readonly touched: Set<number>;
+  /** Row bitsets (made at first use, kept in step). */
+  bits: RowBitsIndex | null;
 }
 
 /** Every live row in one sort's order, and each row's place in it (-1: not in it). */
@@ -58,6 +62,7 @@ export function emptyColumns(keys: readonly string[]): ObjectColumns {
     grams: new Map(),
     orders: new Map(),
     touched: new Set(),
+    bits: null,
   };
 }
 
@@ -90,6 +95,23 @@ export function gramPostingsOf(store: ObjectColumns, key: string): GramPostings 
   return grams;
 }
 
+/** The row bitsets of the store's scope: kept, or made. */
+export function rowBitsOf(store: ObjectColumns): RowBitsIndex {
+  store.bits ??= makeRowBits(store.uuids, store.columns.get('@deletedAt')!);
+  return store.bits;
+}
+
+/** A column's value bitsets: kept, or made; null when the column has too many values for them. */
+export function valueBitsOf(store: ObjectColumns, key: string): ValueBits | null {
+  const index = rowBitsOf(store);
+  let sets = index.values.get(key);
+  if (sets === undefined) {
+    sets = makeValueBits(index, store.columns.get(key)!);
+    index.values.set(key, sets);
+  }
+  return sets;
+}
+
 /** Sets a record's row (taking a free one, or a new one, when the record is new) to the record's values. */
 export function putRecord(store: ObjectColumns, record: Omit<FilterableRecord, 'related'>) {
   const uuid = record.uuid.toLowerCase();
@@ -99,7 +121,10 @@ export function putRecord(store: ObjectColumns, record: Omit<FilterableRecord, '
     store.uuids[row] = uuid;
     store.rows.set(uuid, row);
   }
+  const valueOf = (key: string) => store.columns.get(key)![row];
+  if (store.bits) leaveRowBits(store.bits, row, valueOf);
   for (const [key, values] of store.columns) values[row] = recordValue(record, key);
+  if (store.bits) enterRowBits(store.bits, row, uuid, valueOf);
   for (const [key, folded] of store.folded) folded[row] = foldedOf(store.columns.get(key)![row]);
   for (const grams of store.grams.values()) grams.changed.add(row);
   if (store.orders.size > 0) store.touched.add(row);
@@ -111,6 +136,10 @@ export function dropRecord(store: ObjectColumns, uuid: string) {
   if (row === undefined) return;
   store.rows.delete(uuid.toLowerCase());
   store.uuids[row] = null;
+  if (store.bits) {
+    leaveRowBits(store.bits, row, (key) => store.columns.get(key)![row]);
+    enterRowBits(store.bits, row, null, () => undefined);
+  }
   for (const values of store.columns.values()) values[row] = undefined;
   for (const folded of store.folded.values()) folded[row] = undefined;
   for (const grams of store.grams.values()) grams.changed.add(row);
@@ -120,10 +149,14 @@ export function dropRecord(store: ObjectColumns, uuid: string) {
 
 /**
  * How many values the store holds (rows times columns, the uuids counted as one): what its memory
- * bound counts. A gram posting's row number (4 bytes) counts as a quarter of a cell.
+ * bound counts. A 4-byte number (a gram posting's row number, a bitset's word, a gram's kept
+ * bitset's word) counts as a quarter of a cell; a row order (a row and a place per row) as one.
  */
 export function cellsOf(store: ObjectColumns): number {
-  let postings = 0;
-  for (const g of store.grams.values()) postings += g.entries + g.others.length;
-  return store.uuids.length * (store.columns.size + store.folded.size + 1 + store.orders.size) + Math.ceil(postings / 4);
+  let quarters = store.bits ? rowBitsWords(store.bits) : 0;
+  for (const g of store.grams.values()) {
+    quarters += g.entries + g.others.length;
+    for (const b of g.bits.values()) quarters += b.length;
+  }
+  return store.uuids.length * (store.columns.size + store.folded.size + 1 + store.orders.size) + Math.ceil(quarters / 4);
 }

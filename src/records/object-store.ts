@@ -13,9 +13,10 @@ import type { Sql } from '../../ports/sql.js';
  * and the columns are brought up to date from the event log (the records changed since their
  * snapshot, read as match sets are: ADR 0002), or read again when too much changed.
  *
- * Each process holds at most INDEX_STORE_CELLS values (rows times columns) over every object
- * (least recently used out first); an object too large for it alone is answered by SQL. 0 turns
- * the store off.
+ * Each process holds at most INDEX_STORE_CELLS values (rows times columns, and what scans derive
+ * from them: row orders, folded text, gram postings, row bitsets, counted again after each scan
+ * and refresh) over every object (least recently used out first); an object too large for it
+ * alone is answered by SQL. 0 turns the store off.
  */
 let maxCells = 16_000_000;
 
@@ -25,6 +26,8 @@ export interface HeldObject {
   version: string;
   /** The refresh under way, shared by the requests that need it. */
   refreshing?: Promise<void>;
+  /** The cells counted for it in the process's total (`cellsOf` when last counted). */
+  cells?: number;
 }
 
 /** What the store did since the process started (tests read it; counters, not a cache key). */
@@ -48,18 +51,42 @@ const keyOf = (tenant: string, objectUuid: string) => `${tenant}\u0000${objectUu
 function keep(key: string, object: HeldObject | null) {
   const old = held.get(key);
   if (old) {
-    cells -= cellsOf(old.columns);
+    cells -= old.cells ?? 0;
     held.delete(key);
   }
-  if (!object || cellsOf(object.columns) > maxCells) return;
+  if (!object) return;
+  object.cells = cellsOf(object.columns);
+  if (object.cells > maxCells) return;
   held.set(key, object);
-  cells += cellsOf(object.columns);
+  cells += object.cells;
   while (cells > maxCells) {
     const [first, out] = held.entries().next().value!;
     held.delete(first);
-    cells -= cellsOf(out.columns);
+    cells -= out.cells ?? 0;
   }
 }
+
+/**
+ * Counts again what a held object holds: a scan adds to it (a row order, folded text, gram
+ * postings and bitsets made at first use), so does a refresh. Past the bound, the least recently
+ * used objects go (this one too, when it alone passes it).
+ */
+function recount(key: string, object: HeldObject) {
+  if (held.get(key) !== object) return;
+  const now = cellsOf(object.columns);
+  if (now === object.cells) return;
+  cells += now - (object.cells ?? 0);
+  object.cells = now;
+  if (cells > maxCells) keep(key, now > maxCells ? null : object);
+}
+
+/** Counts what a scan of a held object made (object-columns.ts) in the store's bound. */
+export function objectScanned(tenant: string, objectUuid: string, object: HeldObject) {
+  recount(keyOf(tenant, objectUuid), object);
+}
+
+/** The cells the store counts now over every held object (tests read it). */
+export const objectStoreCells = () => cells;
 
 async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly string[]): Promise<HeldObject> {
   const all = [...new Set([...baseColumns, ...keys])];
@@ -135,8 +162,6 @@ export async function refreshObject(sql: Sql, tenant: string, objectUuid: string
   objectStoreStats.refreshed++;
   const run = (async () => {
     const changes = await recordChangesSince(sql, tenant, objectUuid, object.snapshot);
-    const key = keyOf(tenant, objectUuid);
-    const before = cellsOf(object.columns);
     if (changes.overflow) {
       const again = await read(sql, tenant, objectUuid, [...object.columns.columns.keys()]);
       object.columns = again.columns;
@@ -148,10 +173,7 @@ export async function refreshObject(sql: Sql, tenant: string, objectUuid: string
       object.snapshot = changes.snapshot;
       object.version = changes.version;
     }
-    if (held.get(key) === object) {
-      cells += cellsOf(object.columns) - before;
-      if (cells > maxCells) keep(key, cellsOf(object.columns) > maxCells ? null : object);
-    }
+    recount(keyOf(tenant, objectUuid), object);
   })();
   object.refreshing = run;
   try {

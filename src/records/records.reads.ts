@@ -16,7 +16,7 @@ import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setB
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
-import { heldObject, objectStoreStats, refreshObject } from './object-store.js';
+import { heldObject, objectScanned, objectStoreStats, refreshObject } from './object-store.js';
 import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { definitionsOf } from './record-definitions.js';
 import { objectNotFound, type Created } from './records.service.js';
@@ -112,6 +112,7 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
       if (!object) return null;
       const { version } = object;
       const { total, uuids } = scanColumns(object.columns, compiled);
+      objectScanned(tenant, objectUuid, object);
       const at = uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, uuids, { links }) : { rows: [], ...(await objectChanges(db, tenant, objectUuid)) };
       if (at.version === version && at.rows.length === uuids.length) {
         objectStoreStats.answered++;

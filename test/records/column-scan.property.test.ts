@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileIndexRequest, operatorsFor, type FieldType, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
+import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { evaluateIndex, type FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
-import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
+import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { dropRecord, emptyColumns, putRecord } from '../../aggregates/record-filter/object-columns.js';
+import { catalog, datasetArb, loadedStore, recordArb, requestArb } from './filter-arbitraries.js';
 
 /**
  * The law of the column scan (the in-process index, src/records/object-store.ts): for random
@@ -13,104 +14,19 @@ import { dropRecord, emptyColumns, putRecord } from '../../aggregates/record-fil
  * records. The evaluator is held equal to the SQL engine by record-index.property.test.ts.
  */
 
-const options = ['red', 'Green', 'blue', 'r%d'];
-const types: Record<string, FieldType> = { t: 'text', n: 'number', d: 'date', dt: 'datetime', b: 'boolean', s: 'text', m: 'list', j: 'json' };
-const chars = ['a', 'A', 'b', 'é', 'É', 'ß', '%', '_', ' ', 'İ', '😀', '\uFFFD', 'z'];
-const text = fc.array(fc.constantFrom(...chars), { maxLength: 4 }).map((a) => a.join(''));
-const uuids = ['00000000-0000-4000-8000-000000000000', '80000000-0000-4000-8000-000000000000', 'ffffffff-ffff-4fff-bfff-ffffffffffff'];
-
-// Values of every shape a stored JSON value can take, of the property's type or not (a property
-// whose type changed keeps its old values): the scan must treat each as the evaluator does.
-const anyValue: fc.Arbitrary<unknown> = fc.oneof(
-  text,
-  fc.constantFrom(...options),
-  fc.constantFrom(-2.5, 0, 1, 1.5, 1e6),
-  fc.boolean(),
-  fc.constantFrom('2024-01-31', '2024-02-29', '2025-06-15', '2024-01-31T00:00:00.000Z', '2025-06-15T12:00:00.000Z'),
-  fc.constantFrom(null, {}, { a: 1 }, [], [1], ['red', null, 'blue'], ['Green', { x: 1 }], ['', 'r%d'], [''], ['', null], ''),
-);
-const recordArb = (i: number) =>
-  fc.record({
-    createdAt: fc.integer({ min: 0, max: 5 }),
-    updatedAt: fc.integer({ min: 0, max: 5 }),
-    createdBy: fc.constantFrom(null, ...uuids),
-    deletedAt: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null, freq: 3 }),
-    properties: fc.dictionary(fc.constantFrom(...Object.keys(types)), anyValue, { maxKeys: 6 }),
-  }).map((r) => ({ uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ...r }) as FilterableRecord);
-
-const catalog: FilterCatalog = { properties: Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { name, type }])) };
-
-function valueFor(field: string, type: FieldType, op: FilterOperator): fc.Arbitrary<unknown> {
-  const scalar: fc.Arbitrary<unknown> = ['contains', 'notContains', 'startsWith', 'endsWith'].includes(op)
-    ? text
-    : field === 'uuid' || field === 'createdBy'
-      ? fc.constantFrom(...uuids)
-      : type === 'timestamp'
-        ? fc.integer({ min: 0, max: 5 })
-        : type === 'number'
-          ? fc.constantFrom(-2.5, 0, 1, 1.5, 1e6)
-          : type === 'boolean'
-            ? fc.boolean()
-            : type === 'date'
-              ? fc.constantFrom('2024-01-31', '2024-02-29', '2025-06-15')
-              : type === 'datetime'
-                ? fc.constantFrom('2024-01-31T00:00:00.000Z', '2025-06-15T12:00:00.000Z')
-                : fc.oneof(text, fc.constantFrom(...options));
-  if (op === 'in' || op === 'notIn') return fc.array(scalar, { minLength: 1, maxLength: 3 });
-  if (op === 'between') return fc.tuple(scalar, scalar);
-  return scalar;
-}
-
-const filterKeys: { key: string; type: FieldType }[] = [
-  ...Object.entries(types).map(([key, type]) => ({ key, type })),
-  { key: 'uuid', type: 'uuid' },
-  { key: 'createdAt', type: 'timestamp' },
-  { key: 'updatedAt', type: 'timestamp' },
-  { key: 'createdBy', type: 'uuid' },
-];
-const filterArb = fc.constantFrom(...filterKeys).chain(({ key, type }) =>
-  fc.constantFrom(...operatorsFor[type]).chain((operator) =>
-    ['isnull', 'isnotnull', 'isempty', 'isnotempty'].includes(operator) ? fc.constant({ key, operator }) : valueFor(key, type, operator).map((value) => ({ key, operator, value })),
-  ),
-);
-const requestArb = fc.record(
-  {
-    filters: fc.array(filterArb, { maxLength: 3 }),
-    groups: fc.array(fc.record({ items: fc.array(filterArb.map(({ key, ...rest }) => ({ property: key, ...rest })), { minLength: 1, maxLength: 2 }) }), { maxLength: 2 }),
-    sort: fc.array(fc.record({ key: fc.constantFrom('t', 'n', 'd', 'dt', 'b', 's', 'uuid', 'createdAt', 'updatedAt', 'createdBy'), direction: fc.constantFrom('asc', 'desc') }), { maxLength: 2 }),
-    limit: fc.integer({ min: 1, max: 8 }),
-    page: fc.integer({ min: 0, max: 4 }),
-    archived: fc.constantFrom('exclude', 'include', 'only'),
-  },
-  { requiredKeys: ['filters', 'sort', 'limit', 'page'] },
-);
-
-const datasetArb = fc.integer({ min: 0, max: 60 }).chain((n) =>
-  fc.record({
-    records: fc.tuple(...Array.from({ length: n }, (_, i) => recordArb(i))),
-    // Changes applied in place after the first load: a new version of a record, or its removal.
-    changes: fc.array(fc.record({ at: fc.nat(70), drop: fc.boolean(), seed: fc.nat() }), { maxLength: 20 }),
-  }),
-);
-
 describe('the column scan equals the in-memory evaluation', () => {
   it('for random records, in-place changes and requests', () => {
     let nonEmpty = 0;
     let runs = 0;
     fc.assert(
       fc.property(datasetArb, requestArb, (dataset, body) => {
-        const request = compileIndexRequest(catalog, recordIndexRequestSchema.parse(body));
-        const store = emptyColumns(requestColumns(request));
-        const live = new Map<string, FilterableRecord>();
-        for (const r of dataset.records) {
-          putRecord(store, r);
-          live.set(r.uuid, r);
-        }
-        // Every way of putting the page in order: among the matches, the row order made now, the
-        // row order kept through the changes below (walked, or by places); every way of finding
-        // the matches: every row read, a text condition's gram postings (made now, or kept through
-        // the changes below with the changed rows noted in them, or made again after them).
-        const answer = (few: number, postings = true) => scanColumns(store, request, { few, postings });
+        const { request, store, live } = loadedStore(body, dataset.records);
+        // The matches as a list of rows (row-bits.property.test.ts holds the bitsets). Every way of
+        // putting the page in order: among the matches, the row order made now, the row order kept
+        // through the changes below (walked, or by places); every way of finding the matches: every
+        // row read, a text condition's gram postings (made now, or kept through the changes below
+        // with the changed rows noted in them, or made again after them).
+        const answer = (few: number, postings = true) => scanColumns(store, request, { few, postings, bits: false });
         const expectAll = () => {
           const expected = evaluateIndex(request, [...live.values()]);
           const want = { total: expected.total, uuids: expected.rows.map((r) => r.uuid) };
@@ -177,8 +93,10 @@ describe('the column scan equals the in-memory evaluation', () => {
         const check = () => {
           const expected = evaluateIndex(request, [...live.values()]);
           const want = { total: expected.total, uuids: expected.rows.map((r) => r.uuid) };
-          expect(scanColumns(store, request, { few: 1_000 })).toEqual(want);
-          expect(scanColumns(store, request, { few: 0 })).toEqual(want);
+          for (const bits of [false, true]) {
+            expect(scanColumns(store, request, { few: 1_000, bits })).toEqual(want);
+            expect(scanColumns(store, request, { few: 0, bits })).toEqual(want);
+          }
           if (expected.total > 0) nonEmpty++;
         };
         check();

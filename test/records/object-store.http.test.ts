@@ -3,7 +3,8 @@ import { compileIndexRequest } from '../../aggregates/record-filter/filter.compi
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
-import { heldObject, objectStoreStats } from '../../src/records/object-store.js';
+import { heldObject, objectStoreCells, objectStoreStats } from '../../src/records/object-store.js';
+import { cellsOf } from '../../aggregates/record-filter/object-columns.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -71,6 +72,10 @@ describe('the in-process index within its memory bound', () => {
     expect(small.got.total).toBe(6);
     const held = await heldObject(t.platform.db, a.companyUuid, small.object.objectUuid, ['title']);
     expect(held?.columns.rows.size).toBe(10);
+    // What the scans made (a row order, folded text, gram postings, row bitsets) is counted in the
+    // bound too, not only the columns read: 10 rows of 3 columns and a uuid are 40 cells.
+    expect(objectStoreCells()).toBe(cellsOf(held!.columns));
+    expect(objectStoreCells()).toBeGreaterThan(40 + 10 * 2);
   });
 
   it('keeps each company apart: the same object name holds only its own company’s records', async () => {
