@@ -3,7 +3,9 @@
  * pg over one JSONB table, no history) on the same PostgreSQL (DATABASE_URL's server; a scratch
  * database of its own, dropped after unless BENCH_KEEP=1). Both are seeded with the same BENCH_N
  * records (default 100,000) of a ten-property object through their own write paths (the project's
- * records service, the limit server's POST), then each operation runs interleaved, A B A B, for
+ * records service, BENCH_SEED_BATCH (100) records a command appended together as `handleCreations`
+ * does; the limit server's POST /records/batch, one multi-row insert a batch; BENCH_SEED_CONCURRENCY
+ * (4) batches in flight on each side), then each operation runs interleaved, A B A B, for
  * BENCH_ROUNDS rounds of BENCH_SECONDS seconds per side at BENCH_CONCURRENCY (16) clients, after
  * BENCH_WARMUP (2) seconds per side that are not counted. The
  * list operations run with the project's result cache off (INDEX_CACHE_ENTRIES=0), then on.
@@ -32,6 +34,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const OPS = process.env.BENCH_OPS?.split(',');
+/** Seeding: records per request / command (BENCH_SEED_BATCH, 100) and requests in flight (BENCH_SEED_CONCURRENCY, 4). */
+const SEED_BATCH = Math.max(1, Number(process.env.BENCH_SEED_BATCH ?? 100));
+const SEED_CONCURRENCY = Math.max(1, Number(process.env.BENCH_SEED_CONCURRENCY ?? 4));
 /** Seconds each side runs an operation before it is measured (BENCH_WARMUP; 0: none). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -192,17 +197,22 @@ try {
   let seedToken = '';
   let projectSample: string[] = [];
   if (!process.env.BENCH_REUSE) {
-    say(`seeding the limit server with ${N.toLocaleString('en-US')} records through its POST...`);
+    say(`seeding the limit server with ${N.toLocaleString('en-US')} records through its POST (${SEED_BATCH} a request, ${SEED_CONCURRENCY} in flight)...`);
     let t0 = Date.now();
     let next = 0;
+    const step = Math.max(1, Math.floor(N / 20_000));
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: SEED_CONCURRENCY }, async () => {
         for (;;) {
-          const i = next++;
-          if (i >= N) return;
-          const res = await call(limit, { method: 'POST', path: '/records', body: { data: compareRecord(i) } });
-          const row = await res.json();
-          if (i % Math.max(1, Math.floor(N / 20_000)) === 0) limitIds.push(row.id);
+          const from = next;
+          if (from >= N) return;
+          const to = Math.min(N, from + SEED_BATCH);
+          next = to;
+          const data = Array.from({ length: to - from }, (_, k) => compareRecord(from + k));
+          const res = await call(limit, { method: 'POST', path: '/records/batch', body: { data } });
+          const { ids } = (await res.json()) as { ids: string[] };
+          if (res.status !== 201 || ids.length !== data.length) throw new Error(`limit seed: ${res.status}`);
+          ids.forEach((id, k) => (from + k) % step === 0 && limitIds.push(id));
         }
       }),
     );
@@ -214,7 +224,10 @@ try {
     say(`seeding the project with ${N.toLocaleString('en-US')} records through its records service...`);
     t0 = Date.now();
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawnNode(['bench/records.seed.ts'], { DATABASE_URL: url, BENCH_N: String(N), BENCH_SMALL_TENANTS: '0', BENCH_DATA: 'compare', BENCH_NO_VACUUM: '1' }, true);
+      const child = spawnNode(['bench/records.seed.ts'], {
+        DATABASE_URL: url, BENCH_N: String(N), BENCH_SMALL_TENANTS: '0', BENCH_DATA: 'compare', BENCH_NO_VACUUM: '1',
+        BENCH_SEED_BATCH: String(SEED_BATCH), BENCH_SEED_CONCURRENCY: String(SEED_CONCURRENCY),
+      }, true);
       let text = '';
       child.stdout!.on('data', (d) => (text += d));
       child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`seed exited with ${code}`))));
