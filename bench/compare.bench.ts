@@ -3,7 +3,9 @@
  * pg over one JSONB table, no history) on the same PostgreSQL (DATABASE_URL's server; a scratch
  * database of its own, dropped after unless BENCH_KEEP=1). Both are seeded with the same BENCH_N
  * records (default 100,000) of a ten-property object through their own write paths (the project's
- * records service, the limit server's POST), then each operation runs interleaved, A B A B, for
+ * records service, BENCH_SEED_BATCH (100) records a command appended together as `handleCreations`
+ * does; the limit server's POST /records/batch, one multi-row insert a batch; BENCH_SEED_CONCURRENCY
+ * (4) batches in flight on each side), then each operation runs interleaved, A B A B, for
  * BENCH_ROUNDS rounds of BENCH_SECONDS seconds per side at BENCH_CONCURRENCY (16) clients, after
  * BENCH_WARMUP (2) seconds per side that are not counted. The
  * list operations run with the project's result cache off (INDEX_CACHE_ENTRIES=0), then on.
@@ -14,7 +16,9 @@
  * than requests/s. BENCH_KEEP=1 BENCH_DATABASE=<name> keeps the seeded database; a later run with
  * BENCH_REUSE=1 and the same BENCH_DATABASE and BENCH_N starts from it without seeding (the update
  * operation changes its records: a reused database is not the fresh seed). BENCH_OPS: the operations whose label starts with one of
- * these (comma-separated: `create,update`); BENCH_CPU_PROF=<dir>: the project's server writes a
+ * these (comma-separated: `create,update`); BENCH_SALT: moves the updates' values (random by
+ * default) so a rerun on a reused database writes fresh values; BENCH_UPDATE=numbers: the update
+ * sets two numbers only; BENCH_SERVER_FLAGS: extra node flags for the project's server; BENCH_CPU_PROF=<dir>: the project's server writes a
  * V8 CPU profile there (node --cpu-prof) when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +36,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const OPS = process.env.BENCH_OPS?.split(',');
+/** Moves the updates' values (BENCH_SALT; a random one by default, printed). */
+const SALT = Number(process.env.BENCH_SALT ?? Math.floor(Math.random() * 1_000_000_000));
+/** BENCH_UPDATE=numbers: the update sets two numbers (no text: the record's free-text document stays). */
+const UPDATE = process.env.BENCH_UPDATE ?? 'fields';
+/** Extra node flags for the project's server (BENCH_SERVER_FLAGS, space-separated: `--max-semi-space-size=64`). */
+const SERVER_FLAGS = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
+/** Seeding: records per request / command (BENCH_SEED_BATCH, 100) and requests in flight (BENCH_SEED_CONCURRENCY, 4). */
+const SEED_BATCH = Math.max(1, Number(process.env.BENCH_SEED_BATCH ?? 100));
+const SEED_CONCURRENCY = Math.max(1, Number(process.env.BENCH_SEED_CONCURRENCY ?? 4));
 /** Seconds each side runs an operation before it is measured (BENCH_WARMUP; 0: none). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -192,17 +205,22 @@ try {
   let seedToken = '';
   let projectSample: string[] = [];
   if (!process.env.BENCH_REUSE) {
-    say(`seeding the limit server with ${N.toLocaleString('en-US')} records through its POST...`);
+    say(`seeding the limit server with ${N.toLocaleString('en-US')} records through its POST (${SEED_BATCH} a request, ${SEED_CONCURRENCY} in flight)...`);
     let t0 = Date.now();
     let next = 0;
+    const step = Math.max(1, Math.floor(N / 20_000));
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: SEED_CONCURRENCY }, async () => {
         for (;;) {
-          const i = next++;
-          if (i >= N) return;
-          const res = await call(limit, { method: 'POST', path: '/records', body: { data: compareRecord(i) } });
-          const row = await res.json();
-          if (i % Math.max(1, Math.floor(N / 20_000)) === 0) limitIds.push(row.id);
+          const from = next;
+          if (from >= N) return;
+          const to = Math.min(N, from + SEED_BATCH);
+          next = to;
+          const data = Array.from({ length: to - from }, (_, k) => compareRecord(from + k));
+          const res = await call(limit, { method: 'POST', path: '/records/batch', body: { data } });
+          const { ids } = (await res.json()) as { ids: string[] };
+          if (res.status !== 201 || ids.length !== data.length) throw new Error(`limit seed: ${res.status}`);
+          ids.forEach((id, k) => (from + k) % step === 0 && limitIds.push(id));
         }
       }),
     );
@@ -214,7 +232,10 @@ try {
     say(`seeding the project with ${N.toLocaleString('en-US')} records through its records service...`);
     t0 = Date.now();
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawnNode(['bench/records.seed.ts'], { DATABASE_URL: url, BENCH_N: String(N), BENCH_SMALL_TENANTS: '0', BENCH_DATA: 'compare', BENCH_NO_VACUUM: '1' }, true);
+      const child = spawnNode(['bench/records.seed.ts'], {
+        DATABASE_URL: url, BENCH_N: String(N), BENCH_SMALL_TENANTS: '0', BENCH_DATA: 'compare', BENCH_NO_VACUUM: '1',
+        BENCH_SEED_BATCH: String(SEED_BATCH), BENCH_SEED_CONCURRENCY: String(SEED_CONCURRENCY),
+      }, true);
       let text = '';
       child.stdout!.on('data', (d) => (text += d));
       child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`seed exited with ${code}`))));
@@ -250,17 +271,27 @@ try {
     body: { filters: [{ key: 'name', operator: 'contains', value: fragment }, { key: 'status', operator: 'equals', value: 'active' }], sort: [{ key: 'due', direction: 'desc' }], page, limit: 25 },
   });
   const word = (i: number) => syllableWord(11 + (i % 5));
+  // An update's values move with BENCH_SALT, so that a run on a reused database writes values its
+  // records do not hold already (an update that changes nothing appends nothing).
+  const fields = (i: number) => ({ status: i % 3 ? 'active' : 'won', amount: ((i + SALT) % 10_000_000) / 100, city: `City ${(i + SALT) % 50}` });
+  const numbers = (i: number) => ({ amount: ((i + SALT) % 10_000_000) / 100, priority: (i + SALT) % 5 });
   const ops: Op[] = [
     { label: 'get by uuid', limit: (i) => ({ method: 'GET', path: `/records/${pickA(i)}` }), project: (i) => ({ method: 'GET', path: `/api/v2/deal/${pickB(i)}` }) },
     { label: `filtered list page 1 (name contains "${fragment}", status = active, due desc)`, limit: () => listA(0), project: () => listB(0) },
     { label: 'same, page 200', limit: () => listA(199), project: () => listB(199) },
     { label: 'free text (one word)', limit: (i) => ({ method: 'POST', path: '/records/index', body: { query: word(i), page: 0, limit: 25 } }), project: (i) => ({ method: 'POST', path: '/api/v2/deal/index', body: { query: word(i), limit: 25 } }) },
     { label: 'create', limit: (i) => ({ method: 'POST', path: '/records', body: { data: compareRecord(N + 10_000_000 + i) } }), project: (i) => ({ method: 'POST', path: '/api/v2/deal', body: { properties: compareRecord(N + 10_000_000 + i) } }) },
-    {
-      label: 'update (3 fields)',
-      limit: (i) => ({ method: 'PUT', path: `/records/${pickA(i)}`, body: { data: { status: i % 3 ? 'active' : 'won', amount: (i % 100_000) / 100, city: `City ${i % 50}` } } }),
-      project: (i) => ({ method: 'PUT', path: `/api/v2/deal/${pickB(i)}`, body: { properties: { status: i % 3 ? 'active' : 'won', amount: (i % 100_000) / 100, city: `City ${i % 50}` } } }),
-    },
+    UPDATE === 'numbers'
+      ? {
+          label: 'update (2 numbers)',
+          limit: (i) => ({ method: 'PUT', path: `/records/${pickA(i)}`, body: { data: numbers(i) } }),
+          project: (i) => ({ method: 'PUT', path: `/api/v2/deal/${pickB(i)}`, body: { properties: numbers(i) } }),
+        }
+      : {
+          label: 'update (3 fields)',
+          limit: (i) => ({ method: 'PUT', path: `/records/${pickA(i)}`, body: { data: fields(i) } }),
+          project: (i) => ({ method: 'PUT', path: `/api/v2/deal/${pickB(i)}`, body: { properties: fields(i) } }),
+        },
   ];
   const wanted = (label: string) => !OPS || OPS.some((o) => label.toLowerCase().startsWith(o));
   const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv };
@@ -271,7 +302,7 @@ try {
     const env: Record<string, string> = cache === 'off' ? { INDEX_CACHE_ENTRIES: '0' } : cache === 'sql' ? { INDEX_CACHE_ENTRIES: '0', INDEX_STORE_CELLS: '0' } : {};
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     const port = await freePort();
-    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(port), ...env }, false, profile);
+    const server = spawnNode(['src/main.ts'], { ...serverEnv, PORT: String(port), ...env }, false, [...SERVER_FLAGS, ...profile]);
     children.push(server);
     const project = new Pool(`http://127.0.0.1:${port}`, { connections: CONCURRENCY });
     await waitFor(project, '/api/v2/health');
@@ -289,7 +320,7 @@ try {
     const a = await (await call(limit, listA(0))).json();
     const b = await (await call(project, listB(0), seedToken)).json();
     const title = cache === 'sql' ? 'result cache and in-process index off (SQL alone)' : `result cache ${cache}`;
-    say(`\n${title}: the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
+    say(`\n${title} (update values salted with BENCH_SALT=${SALT}${SERVER_FLAGS.length ? `; server flags ${SERVER_FLAGS.join(' ')}` : ''}): the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
     say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project)');
     for (const op of ops) {
       if (cache !== 'off' && !/list|page|free text/.test(op.label)) continue;

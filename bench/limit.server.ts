@@ -18,6 +18,15 @@ app.post<{ Body: { data: object } }>('/records', async (req, reply) => {
   const { rows } = await pool.query('insert into limit_records (data, created_at, updated_at) values ($1, $2, $2) returning id, data, created_at', [req.body.data, now]);
   return reply.code(201).send(rows[0]);
 });
+// Seeding (bench:compare's BENCH_SEED_BATCH): one multi-row insert per batch, ids in the order sent.
+app.post<{ Body: { data: object[] } }>('/records/batch', async (req, reply) => {
+  const now = Date.now();
+  const { rows } = await pool.query(
+    'insert into limit_records (data, created_at, updated_at) select d, $2, $2 from jsonb_array_elements($1::jsonb) with ordinality as t(d, n) order by n returning id',
+    [JSON.stringify(req.body.data), now],
+  );
+  return reply.code(201).send({ ids: rows.map((r) => r.id) });
+});
 app.get<{ Params: { id: string } }>('/records/:id', async (req, reply) => {
   const { rows } = await pool.query('select id, data, created_at, updated_at from limit_records where id = $1', [req.params.id]);
   return rows[0] ?? reply.code(404).send({});

@@ -12,7 +12,8 @@
  * machine) they cost. The variants drop one index (or the
  * whole set of a table's pivot GINs) first, so each index's share is the difference from `all`.
  * COST_ROUNDS rounds, variants interleaved; the median per variant. With COST_EXPLAIN=1 it also
- * prints EXPLAIN ANALYZE of one create and one update statement.
+ * prints EXPLAIN ANALYZE of one create and one update statement. COST_UPDATE=numbers: updates of
+ * two numbers instead of three fields.
  */
 import { randomUUID } from 'node:crypto';
 import { processCpuMs } from './proc-cpu.js';
@@ -29,6 +30,8 @@ import { compareProperties, compareRecord } from './compare.data.js';
 const SEED = Number(process.env.COST_SEED ?? 5000);
 const N = Number(process.env.COST_N ?? 1000);
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 3);
+/** COST_UPDATE=numbers: the updates set two numbers only (bench:compare's BENCH_UPDATE=numbers). */
+const NUMBERS = process.env.COST_UPDATE === 'numbers';
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `platform_write_cost_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
@@ -79,7 +82,8 @@ try {
   next = 0;
   await Promise.all(Array.from({ length: 16 }, async () => {
     for (let i = next++; i < N; i = next++) {
-      await records.update(ctx(SEED + i), uuids[i]!, { status: i % 3 ? 'active' : 'won', amount: (i % 100_000) / 100, city: `City ${i % 50}` });
+      const values = NUMBERS ? { amount: (i % 100_000) / 100 + 0.5, priority: (i + 1) % 5 } : { status: i % 3 ? 'active' : 'won', amount: (i % 100_000) / 100, city: `City ${i % 50}` };
+      await records.update(ctx(SEED + i), uuids[i]!, values);
     }
   }));
   capture = null;

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../aggregates/kernel/events.js';
-import { indexDoc } from '../aggregates/record/record.index-doc.js';
+import { indexDoc, touchesText } from '../aggregates/record/record.index-doc.js';
 import { type RecordEvent, recordUuidOfStream } from '../aggregates/record/record.events.js';
 import { uniqueEntries } from './records.created-batch.js';
 import type { Sql } from '../ports/sql.js';
@@ -60,7 +60,7 @@ with input as (
     vals jsonb, doc text, at bigint, by uuid, revision bigint, pivot jsonb, old jsonb, changed text[], uniq jsonb)
 ),
 u as (
-  update records r set vals = x.vals, search = scoped_tsvector(r.object_uuid, to_tsvector('simple', x.doc)), updated_at = x.at, updated_by = x.by, revision = x.revision
+  update records r set vals = x.vals, search = case when x.doc is null then r.search else scoped_tsvector(r.object_uuid, to_tsvector('simple', x.doc)) end, updated_at = x.at, updated_by = x.by, revision = x.revision
     from input x where x.first and r.tenant = x.tenant and r.uuid = x.uuid
   returning 1
 ),
@@ -83,11 +83,14 @@ select x.i, jsonb_array_length(x.pivot) - coalesce(w.n, 0)::int as missing,
 
 const pivotOf = (values: Readonly<Record<string, unknown>>, only: ReadonlySet<string>) => indexDoc(values, only).entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n }));
 
+/** Whether the row's change touches a text value (else its `search` is kept: `touchesText`). */
+const textChanged = (c: RowChange) => touchesText(Object.fromEntries([...c.changed].map((name) => [name, { before: c.before[name], after: c.after[name] }])));
+
 /** Writes the changes in one statement; `repair` rewrites the pivot of a row that missed pivot rows. */
 export async function changeRecordRows(tx: Sql, changes: readonly RowChange[], repair: (change: RowChange) => Promise<void>) {
   if (changes.length === 0) return;
   const input = changes.map((c, i) => ({
-    i, tenant: c.tenant, object_uuid: c.objectUuid, rid: c.rid, uuid: c.uuid, first: c.first, vals: c.after, doc: c.first ? indexDoc(c.after).text : null,
+    i, tenant: c.tenant, object_uuid: c.objectUuid, rid: c.rid, uuid: c.uuid, first: c.first, vals: c.after, doc: c.first && textChanged(c) ? indexDoc(c.after).text : null,
     at: c.at, by: c.by, revision: c.revision, pivot: pivotOf(c.after, c.changed), old: pivotOf(c.before, c.changed).map(({ tf: _, ...o }) => o),
     changed: [...c.changed], uniq: uniqueEntries(c.after, c.changed),
   }));

@@ -1,4 +1,4 @@
-import { indexDoc } from '../aggregates/record/record.index-doc.js';
+import { indexDoc, touchesText } from '../aggregates/record/record.index-doc.js';
 import { RECORD_STREAM_PREFIX, type RecordEvent, recordUuidOfStream } from '../aggregates/record/record.events.js';
 import type { RecordState } from '../aggregates/record/record.decider.js';
 import { uniqueEntries } from './records.created-batch.js';
@@ -26,7 +26,7 @@ function updatedRowsWithAppend(param: string) {
    where exists (select 1 from heads h where h.tenant = x.tenant and h.stream_id = '${RECORD_STREAM_PREFIX}' || x.uuid::text)
 ),
 ur as (
-  update records r set vals = (r.vals - x.removed) || x.set, search = scoped_tsvector(r.object_uuid, to_tsvector('simple', x.doc)),
+  update records r set vals = (r.vals - x.removed) || x.set, search = case when x.doc is null then r.search else scoped_tsvector(r.object_uuid, to_tsvector('simple', x.doc)) end,
          updated_at = x.at, updated_by = x.by, revision = x.revision
     from uin x where r.tenant = x.tenant and r.uuid = x.uuid and r.revision = x.expected
   returning r.tenant, r.uuid, r.rid, r.object_uuid
@@ -51,7 +51,10 @@ ${changeCountCte('ucnt', 'ur')}`;
 
 const pivotOf = (values: Readonly<Record<string, unknown>>) => indexDoc(values).entries.map((e) => ({ name: e.name, t: e.t, tf: e.tf, n: e.n }));
 
-/** The input of `updatedRowsWithAppend`: each update's changed values, and the text of the record after it. */
+/**
+ * The input of `updatedRowsWithAppend`: each update's changed values, and the text of the record
+ * after it, null when no text value changed (its `search` stays: no tsvector made, no GIN entry written).
+ */
 function updatedRowsInput(events: readonly PendingEvent[]): string {
   return JSON.stringify(
     events.map((e, i) => {
@@ -67,7 +70,7 @@ function updatedRowsInput(events: readonly PendingEvent[]): string {
       }
       return {
         i, tenant: e.tenant, uuid: recordUuidOfStream(e.streamId), expected: e.revision - 1, revision: e.revision, set, removed,
-        doc: indexDoc(after).text, at: e.metadata.occurredAt, by: e.metadata.userUuid, pivot: pivotOf(set),
+        doc: touchesText(changes) ? indexDoc(after).text : null, at: e.metadata.occurredAt, by: e.metadata.userUuid, pivot: pivotOf(set),
         old: pivotOf(before).map(({ tf: _, ...o }) => o), changed: Object.keys(changes), uniq: uniqueEntries(set),
       };
     }),

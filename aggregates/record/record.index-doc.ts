@@ -45,5 +45,16 @@ export function indexDoc(values: Readonly<Record<string, unknown>>, only?: Reado
   return { entries, text: text.join(' \n ') };
 }
 
+const holdsText = (v: unknown) => typeof v === 'string' || (Array.isArray(v) && v.some((a) => typeof a === 'string'));
+
+/**
+ * Whether changing these values (before and after, per property) changes the free-text document:
+ * only text atoms are in it (`indexDoc`'s `text`). When none changed, the record's `search` is
+ * kept as it is, so the update rewrites no GIN entry (and may be HOT).
+ */
+export function touchesText(changes: Readonly<Record<string, { before?: unknown; after?: unknown }>>): boolean {
+  return Object.values(changes).some((c) => holdsText(c.before) || holdsText(c.after));
+}
+
 /** C0 control characters other than tab, newline and carriage return: refused in text values. */
 export const CONTROL = /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/;
