@@ -6,7 +6,8 @@
  * turn, A B A B, in short bursts (BENCH_SECONDS, 2 s; BENCH_ROUNDS, 10; BENCH_CONCURRENCY, 16
  * clients): on a machine others load, both sides see the same load within a few seconds, which
  * bench:compare's minute-long runs do not. Prints each round's server CPU per request (from
- * /proc) and the median of A, B and B / A (ADR 0012).
+ * /proc) and the median of A, B and B / A (ADR 0012). BENCH_CPU_PROF=<dir>: B's server writes a V8
+ * CPU profile there when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -40,10 +41,10 @@ await state.close();
 if (!row) throw new Error(`${DB} holds no bench_compare_state`);
 const { token, sample } = row.state;
 
-async function start(dir: string): Promise<{ child: ChildProcess; pool: Pool }> {
+async function start(dir: string, flags: string[] = []): Promise<{ child: ChildProcess; pool: Pool }> {
   const port = await freePort();
   const env = { ...process.env, DATABASE_URL: url, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', INDEX_CACHE_ENTRIES: '0', ...productionEnv };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONCURRENCY });
   for (let i = 0; i < 600; i++) {
     try {
@@ -74,12 +75,17 @@ async function burst(side: { child: ChildProcess; pool: Pool }, seconds: number)
   return ((processCpuMs(side.child.pid) ?? 0) - cpu0) / n;
 }
 
-const sides = [await start(dirs[0]!), await start(dirs[1]!)];
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const sides = [await start(dirs[0]!), await start(dirs[1]!, profile)];
 try {
   for (const side of sides) await burst(side, 3); // warm-up: JIT, caches, pools
   const per: [number[], number[]] = [[], []];
   for (let r = 0; r < ROUNDS; r++) {
-    const [a, b] = [await burst(sides[0]!, SECONDS), await burst(sides[1]!, SECONDS)];
+    // Each side goes first in every other round: the one after must not always meet a warmer (or busier) machine.
+    const order = r % 2 ? [1, 0] : [0, 1];
+    const cpu: number[] = [];
+    for (const s of order) cpu[s] = await burst(sides[s]!, SECONDS);
+    const [a, b] = cpu as [number, number];
     per[0].push(a);
     per[1].push(b);
     process.stdout.write(`round ${r + 1}: A ${a.toFixed(3)} ms, B ${b.toFixed(3)} ms, B / A ${(b / a).toFixed(2)} (load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
