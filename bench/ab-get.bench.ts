@@ -3,11 +3,12 @@
  * this project, A and B, run side by side on the database a bench:compare run kept
  * (BENCH_KEEP=1 BENCH_DATABASE=<name>: its records and session). Both servers start at once
  * (`src/main.ts` of BENCH_A_DIR and BENCH_B_DIR, each from its own directory) and are driven in
- * turn, A B A B, in short bursts (BENCH_SECONDS, 2 s; BENCH_ROUNDS, 10; BENCH_CONCURRENCY, 16
- * clients): on a machine others load, both sides see the same load within a few seconds, which
+ * turn in short bursts (BENCH_SECONDS, 2 s; BENCH_ROUNDS, 10; BENCH_CONCURRENCY, 16 clients;
+ * each side first in every other round), after BENCH_WARMUP seconds (10) per side not counted.
+ * On a machine others load, both sides then see the same load within a few seconds, which
  * bench:compare's minute-long runs do not. Prints each round's server CPU per request (from
- * /proc) and the median of A, B and B / A (ADR 0012). BENCH_CPU_PROF=<dir>: B's server writes a V8
- * CPU profile there when it stops.
+ * /proc) and the medians of A, B and B / A (ADR 0012); an A / A run shows the bench's own bias.
+ * BENCH_CPU_PROF=<dir>: B's server writes a V8 CPU profile there when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -23,6 +24,7 @@ const dirs = [process.env.BENCH_A_DIR ?? process.cwd(), process.env.BENCH_B_DIR 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 const url = databaseUrlFor(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', DB);
 
 const freePort = () =>
@@ -78,7 +80,7 @@ async function burst(side: { child: ChildProcess; pool: Pool }, seconds: number)
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const sides = [await start(dirs[0]!), await start(dirs[1]!, profile)];
 try {
-  for (const side of sides) await burst(side, 3); // warm-up: JIT, caches, pools
+  for (const side of sides) await burst(side, WARMUP); // not counted: JIT, caches, pools
   const per: [number[], number[]] = [[], []];
   for (let r = 0; r < ROUNDS; r++) {
     // Each side goes first in every other round: the one after must not always meet a warmer (or busier) machine.
