@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, FastifyReply, RouteOptions, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyReply, RouteOptions } from 'fastify';
 import { DomainError } from '../../aggregates/kernel/errors.js';
 import { companyRoles, type Role } from '../../aggregates/membership/roles.js';
 import type { Db } from '../db/db.js';
@@ -109,15 +109,13 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
       return;
     }
     document(route, auth);
-    // The route's own hook, first of its onRequest hooks (as a root hook ran before the rate
-    // limit's, which it adds to each route): its `auth` is known here, so no request reads
-    // `routeOptions` (a new object per read) and a public route runs no hook (ADR 0012).
-    if (auth !== 'public') route.onRequest = [checkAuth(auth), ...hooksOf(route.onRequest)];
   });
 
   // A callback hook, not an async one: a session in the actor cache is admitted without a
   // promise (ADR 0012); only a cache miss waits for the database.
-  const checkAuth = (auth: Exclude<RouteAuth, 'public'>): onRequestHookHandler => (request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'public') return done();
     const token = bearerOf(request);
     if (!token) return done(unauthenticated(reply, token === null));
     const sessionId = hashToken(token);
@@ -125,10 +123,8 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
     const row = cachedActor(sessionId, now);
     if (row) return done(admit(request, reply, auth, actorOf(row, sessionId, deps.superAdminEmails)));
     resolveActor(deps.db, sessionId, deps.superAdminEmails, now, true).then((actor) => done(admit(request, reply, auth, actor)), done);
-  };
+  });
 }
-
-const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 /** Sets the request's actor when it may call the route; else the refusal (401 / 403). */
 function admit(request: FastifyRequest, reply: FastifyReply, auth: Exclude<RouteAuth, 'public'>, actor: Actor | null): DomainError | undefined {
