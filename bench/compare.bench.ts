@@ -180,7 +180,7 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: 
   };
   const x = stat(a);
   const y = stat(b);
-  const cpu = (s: { server: number; db: number }) => `${s.server.toFixed(2)} + ${s.db.toFixed(2)}`;
+  const cpu = (s: { server: number; db: number }) => `${s.server.toFixed(3)} + ${s.db.toFixed(3)}`;
   const row = [
     op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`,
     cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`,

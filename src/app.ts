@@ -8,6 +8,7 @@ import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import { clientError } from './http/client-error.js';
 import { registerJsonBody } from './http/json-body.js';
 import { requestLogFields } from './http/log-redaction.js';
+import { logActorMixin } from './http/log-actor.js';
 import { registerStringGuard } from './http/string-guard.js';
 import { registerNotFound } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -91,6 +92,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-sandbox-uuid"]'],
       serializers: { req: requestLogFields },
+      mixin: logActorMixin,
       ...(base.logStream ? { stream: base.logStream } : {}),
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -111,8 +113,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   app.decorate('platformConfig', config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerErrorHandling(app);
   registerRequestSignal(app);

@@ -6,6 +6,8 @@ import type { Actor } from './actor.js';
 import type { Scope } from './scopes.js';
 import { loadSessionActor } from './sessions.js';
 import { hashToken } from './tokens.js';
+import { cachedActor, type SessionActorRow } from './actor-cache.js';
+import { bindLogActor } from '../http/log-actor.js';
 
 /**
  * What a route needs, declared as `config: { auth }`:
@@ -109,23 +111,33 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
     document(route, auth);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: a session in the actor cache is admitted without a
+  // promise (ADR 0012); only a cache miss waits for the database.
+  app.addHook('onRequest', (request, reply, done) => {
     const auth = request.routeOptions.config.auth;
-    if (auth === undefined || auth === 'public') return;
+    if (auth === undefined || auth === 'public') return done();
     const token = bearerOf(request);
-    if (!token) throw unauthenticated(reply, token === null);
-    const actor = await resolveActor(deps.db, hashToken(token), deps.superAdminEmails, Date.now(), true);
-    if (!actor) throw unauthenticated(reply, true);
-    request.actor = actor;
-    request.log = request.log.child({ tenant: actor.tenant, userUuid: actor.userUuid });
-    if (auth === 'signed-in') return;
-    if (actor.tenant === null) {
-      const all = { roles: auth.roles?.length ? [...auth.roles] : [...companyRoles], scopes: [...(auth.scopes ?? [])] };
-      throw forbidden(all, actor.selectedCompany === null ? 'no-company' : 'not-member');
-    }
-    const missing = missingGrants(auth, actor);
-    if (missing.roles.length || missing.scopes.length) throw forbidden(missing, 'missing');
+    if (!token) return done(unauthenticated(reply, token === null));
+    const sessionId = hashToken(token);
+    const now = Date.now();
+    const row = cachedActor(sessionId, now);
+    if (row) return done(admit(request, reply, auth, actorOf(row, sessionId, deps.superAdminEmails)));
+    resolveActor(deps.db, sessionId, deps.superAdminEmails, now, true).then((actor) => done(admit(request, reply, auth, actor)), done);
   });
+}
+
+/** Sets the request's actor when it may call the route; else the refusal (401 / 403). */
+function admit(request: FastifyRequest, reply: FastifyReply, auth: Exclude<RouteAuth, 'public'>, actor: Actor | null): DomainError | undefined {
+  if (!actor) return unauthenticated(reply, true);
+  request.actor = actor;
+  bindLogActor(request.log, actor);
+  if (auth === 'signed-in') return undefined;
+  if (actor.tenant === null) {
+    const all = { roles: auth.roles?.length ? [...auth.roles] : [...companyRoles], scopes: [...(auth.scopes ?? [])] };
+    return forbidden(all, actor.selectedCompany === null ? 'no-company' : 'not-member');
+  }
+  const missing = missingGrants(auth, actor);
+  return missing.roles.length || missing.scopes.length ? forbidden(missing, 'missing') : undefined;
 }
 
 /**
@@ -134,7 +146,10 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
  */
 export async function resolveActor(db: Db, sessionId: string, superAdminEmails: readonly string[], now: number, cached = false): Promise<Actor | null> {
   const row = await loadSessionActor(db, sessionId, now, cached);
-  if (!row) return null;
+  return row && actorOf(row, sessionId, superAdminEmails);
+}
+
+function actorOf(row: SessionActorRow, sessionId: string, superAdminEmails: readonly string[]): Actor {
   const superAdmin = row.email_verified && superAdminEmails.includes(row.email.toLowerCase());
   const member = row.role !== null;
   return {

@@ -9,10 +9,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Work one request starts on behalf of others (a group commit, a batched read, waking the
  * subscribers) must run `detached`: a client leaving must never cancel someone else's statement.
  */
-interface RequestScope {
-  signal: AbortSignal;
-  /** False once the response was sent: work still running in the request's context (a loop it woke) is on its own. */
-  answering: boolean;
+export interface RequestScope {
+  /**
+   * The request's signal while it is being answered or once its client left; undefined once the
+   * response was sent (work still running in its context, a loop it woke, is on its own).
+   */
+  signal(): AbortSignal | undefined;
 }
 const current = new AsyncLocalStorage<RequestScope>();
 
@@ -20,8 +22,7 @@ export const withRequestSignal = <T>(scope: RequestScope, fn: () => T): T => cur
 
 /** The signal of the request this code runs for, while it is being answered or once its client left. */
 export function requestSignal(): AbortSignal | undefined {
-  const scope = current.getStore();
-  return scope && (scope.answering || scope.signal.aborted) ? scope.signal : undefined;
+  return current.getStore()?.signal();
 }
 
 /** Runs `fn` (and all it schedules) outside any request. */

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../aggregates/kernel/errors.js';
 import type { Db } from '../db/db.js';
+import { sha256 } from '../auth/sha256.js';
 import { callerKey } from './caller-key.js';
 
 interface Claim {
@@ -23,7 +23,7 @@ interface KeyRow {
   created_at: number;
 }
 
-const hashBody = (body: unknown) => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+const hashBody = (body: unknown) => sha256(JSON.stringify(body ?? null));
 
 function badKey(message: string) {
   return new DomainError('VALIDATION_FAILED', message, [
@@ -38,9 +38,14 @@ function badKey(message: string) {
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, ttlMs: number) {
   // preValidation: after the body is parsed, before validation, so refusals are replayed too.
-  app.addHook('preValidation', async (request: FastifyRequest, reply) => {
+  // Callback hooks: a request without a key (every GET) passes without a promise (ADR 0012).
+  app.addHook('preValidation', (request, reply, done) => {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined) return;
+    if (request.method !== 'POST' || key === undefined) return done();
+    claimOrReplay(request, reply, key).then(() => done(), done);
+  });
+
+  async function claimOrReplay(request: FastifyRequest, reply: FastifyReply, key: string | string[]) {
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) throw badKey('Idempotency-Key is malformed');
     const scope = callerKey(request);
     const bodyHash = hashBody({ url: request.url, body: request.body });
@@ -68,13 +73,17 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlMs: number)
       ]);
     }
     reply.header('idempotent-replayed', 'true').code(row.status).type(row.content_type ?? 'application/json');
-    return reply.send(row.response);
+    reply.send(row.response);
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return done(null, payload);
+    request.idempotencyClaim = undefined;
+    keep(reply, claim, payload).then((kept) => done(null, kept), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotencyClaim;
-    if (!claim) return payload;
-    request.idempotencyClaim = undefined;
+  async function keep(reply: FastifyReply, claim: Claim, payload: unknown) {
     if (reply.statusCode >= 500 || (payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
       await db.query('delete from idempotency_keys where scope = $1 and key = $2', [claim.scope, claim.key]);
       return payload;
@@ -87,5 +96,5 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlMs: number)
       String(reply.getHeader('content-type') ?? 'application/json'),
     ]);
     return payload;
-  });
+  }
 }

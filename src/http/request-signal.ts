@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../aggregates/kernel/errors.js';
 import { withRequestSignal } from '../db/query-signal.js';
@@ -6,23 +7,33 @@ import { withRequestSignal } from '../db/query-signal.js';
  * Gives each route handler an abort signal that fires when the client goes away before its
  * answer (the response closed unfinished): the statements still running for it are cancelled
  * (src/db/query-signal.ts). Set in preHandler, after the body is read, so the handler and
- * everything it awaits run inside it.
+ * everything it awaits run inside it. The controller and the response's 'close' listener are
+ * made only when a statement asks for the signal (ADR 0012): a get answered from the caches
+ * never does.
  */
 export function registerRequestSignal(app: FastifyInstance) {
   app.addHook('preHandler', (request, reply, done) => {
-    const controller = new AbortController();
-    const scope = { signal: controller.signal, answering: true };
-    const res = reply.raw;
-    // Answered: what the handler left running (a dispatcher it woke) no longer belongs to it.
-    res.once('finish', () => {
-      scope.answering = false;
-    });
-    res.once('close', () => {
-      if (scope.answering && !res.writableFinished) controller.abort();
-      scope.answering = false;
-    });
-    withRequestSignal(scope, done);
+    withRequestSignal({ signal: lazySignal(reply.raw) }, done);
   });
+}
+
+/**
+ * The signal of one response, made on the first call. Answered (the response finished writing,
+ * `writableFinished`, as the 'finish' event used to say): undefined, unless the client left first.
+ */
+export function lazySignal(res: ServerResponse): () => AbortSignal | undefined {
+  let controller: AbortController | undefined;
+  return () => {
+    if (!controller) {
+      if (res.writableFinished) return undefined;
+      const made = new AbortController();
+      controller = made;
+      // A client that left before anyone asked: the signal starts aborted.
+      if (res.closed) made.abort();
+      else res.once('close', () => !res.writableFinished && made.abort());
+    }
+    return controller.signal.aborted || !res.writableFinished ? controller.signal : undefined;
+  };
 }
 
 /** The answer to a statement cancelled by the time limit (or for a client that left). */

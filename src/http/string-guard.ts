@@ -49,12 +49,12 @@ function unstorableIn(request: FastifyRequest): [string, string] | null {
  * Registered on the root before any route, so no plugin can forget it.
  */
 export function registerStringGuard(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const found = unstorableIn(request);
-    if (!found) return;
+    if (!found) return done();
     const [field, why] = found;
-    throw new DomainError('VALIDATION_FAILED', `${field} ${why}`, [
+    done(new DomainError('VALIDATION_FAILED', `${field} ${why}`, [
       { message: `${field} ${why}, which cannot be stored`, type: 'INVALID_VALUE', correctionSuggestion: `Remove the character from ${field}, or send the text as valid UTF-8 without \\u0000`, field },
-    ]);
+    ]));
   });
 }

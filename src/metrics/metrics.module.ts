@@ -11,9 +11,10 @@ import { metricsRoutes } from './metrics.routes.js';
  * Without it the route does not exist (404).
  */
 export async function registerMetrics(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore }) {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     httpRequestDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
   const token = deps.config.METRICS_TOKEN;
   if (token) await app.register(metricsRoutes({ db: deps.db, token, lagFromLog: deps.store.name !== 'eventstoredb' }));
