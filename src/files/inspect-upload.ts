@@ -5,8 +5,8 @@ import { countUploadBytes } from './upload-scavenge.js';
 /** How many leading bytes the type is sniffed from (file-type's own need is 4100). */
 const HEAD = 4100;
 
-/** Where uploads are hashed by default (docs/files.md, Figures: measured both ways). */
-export const HASH_ON: 'worker' | 'main' = 'main';
+/** Where uploads are hashed by default: on a worker, so the main thread only receives and hands on (ADR 0015; docs/files.md, Session 13). */
+export const HASH_ON: 'worker' | 'main' = 'worker';
 
 /** A file (or a request) past its size limit. `limit` is in bytes. */
 export class TooLargeError extends Error {
