@@ -22,7 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { processCpuMs } from './proc-cpu.js';
+import { mainThreadCpuMs, processCpuMs } from './proc-cpu.js';
 import { productionEnv } from './server-env.js';
 
 const MB = Number(process.env.BENCH_FILE_MB ?? 200);
@@ -203,12 +203,14 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssMiB(server.pid!);
     let peak = idle;
-    const timedUpload = async (how: string, up: (token: string) => Promise<Sent>, cpu: number[]) => {
+    const timedUpload = async (how: string, up: (token: string) => Promise<Sent>, cpu: number[], mainCpu: number[]) => {
       const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 20);
       try {
         const before = processCpuMs(server.pid)!;
+        const mainBefore = mainThreadCpuMs(server.pid)!;
         const res = await up(token);
         cpu.push(processCpuMs(server.pid)! - before);
+        mainCpu.push(mainThreadCpuMs(server.pid)! - mainBefore);
         if (res.status !== 201) throw new Error(`${how} upload answered ${res.status}: ${JSON.stringify(res.json)}`);
         if (res.json.data.size !== MB * 1024 * 1024) throw new Error(`stored ${res.json.data.size} bytes, sent ${MB * 1024 * 1024}`);
         uploaded.push(res.json.data.uuid as string);
@@ -231,12 +233,14 @@ async function main() {
     const runs: Record<'cp' | 'cpSync' | 'http' | 'raw' | 'multipart', number[]> = { cp: [], cpSync: [], http: [], raw: [], multipart: [] };
     /** CPU time (ms, all threads, from /proc) of the receiving process per transfer: the sink's, the server's. */
     const cpu: Record<'http' | 'raw' | 'multipart', number[]> = { http: [], raw: [], multipart: [] };
+    /** The server main thread's share of it (receive, parse, hand on; hashing and writes run on other threads). */
+    const mainCpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       runs.cp.push(timeCp(false));
       runs.cpSync.push(timeCp(true));
       runs.http.push(await timeHttpSink(sinkPort, sink.pid!, cpu.http));
-      runs.raw.push(await timedUpload('raw', uploadRaw, cpu.raw));
-      runs.multipart.push(await timedUpload('multipart', uploadMultipart, cpu.multipart));
+      runs.raw.push(await timedUpload('raw', uploadRaw, cpu.raw, mainCpu));
+      runs.multipart.push(await timedUpload('multipart', uploadMultipart, cpu.multipart, []));
       // So the disk does not fill round by round and a later round is not slower for it.
       await purgeRound();
     }
@@ -257,6 +261,7 @@ async function main() {
       ['raw upload / cp', `${ratio(runs.cp, runs.raw)} (multipart ${ratio(runs.cp, runs.multipart)})`],
       ['raw upload / bare HTTP', `${ratio(runs.http, runs.raw)} (multipart ${ratio(runs.http, runs.multipart)})`],
       [`receiver's CPU per ${MB} MB (ms, all threads): bare HTTP sink / raw upload / multipart`, `${median(cpu.http)} / ${median(cpu.raw)} / ${median(cpu.multipart)} (a loaded machine disturbs these less than MB/s)`],
+      [`server main thread's CPU per raw upload of ${MB} MB (ms)`, `${median(mainCpu)} (runs: ${mainCpu.join(', ')}; the rest of the raw figure ran on other threads)`],
       ['server RSS idle', `${idle.toFixed(1)} MiB`],
       ['server RSS peak during the uploads', `${peak.toFixed(1)} MiB (+${(peak - idle).toFixed(1)} MiB; target: within 50)`],
       ['database', process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'],

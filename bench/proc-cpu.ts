@@ -5,14 +5,19 @@ import { readFileSync } from 'node:fs';
  * when the process is gone or /proc is not there. The benches count CPU per request with it,
  * which a loaded machine disturbs much less than requests/s.
  */
-export function processCpuMs(pid: number | undefined): number | null {
+export function processCpuMs(pid: number | undefined, file = `/proc/${pid}/stat`): number | null {
   if (!pid) return null;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
   }
+}
+
+/** CPU time of a process's main thread alone (ms): what one core must do in series, the rest being other threads. */
+export function mainThreadCpuMs(pid: number | undefined): number | null {
+  return pid ? processCpuMs(pid, `/proc/${pid}/task/${pid}/stat`) : null;
 }
 
 /** The CPU time of several processes together, in ms (the gone ones count 0). */

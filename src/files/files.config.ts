@@ -18,6 +18,8 @@ export const filesConfigShape = {
   FILES_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(100 * MiB),
   FILES_MAX_REQUEST_BYTES: z.coerce.number().int().min(1).default(500 * MiB),
   FILES_MAX_PER_REQUEST: z.coerce.number().int().min(1).max(1000).default(100),
+  // A young-generation GC every this many MiB uploaded (0: never): ADR 0015.
+  FILES_SCAVENGE_EVERY_MIB: z.coerce.number().int().min(0).default(16),
 };
 
 const filesConfigSchema = z.object(filesConfigShape);

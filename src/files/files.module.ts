@@ -9,6 +9,7 @@ import { makeFilesService } from './files.service.js';
 import { publicFilesRoutes } from './public-files.routes.js';
 import { signedDownloadRoutes } from './signed-download.routes.js';
 import { openStorage } from './storage/open-storage.js';
+import { scavengeUploadsEvery } from './upload-scavenge.js';
 import { multipartLimits } from './uploads.js';
 import { webpageUploadRoutes } from './webpage-uploads.routes.js';
 
@@ -21,6 +22,7 @@ export async function registerFiles(app: FastifyInstance, deps: { config: Config
   const { config, db, store, records } = deps;
   const storage = await openStorage(config);
   const files = makeFilesService({ db, store, storage, records });
+  scavengeUploadsEvery(config.FILES_SCAVENGE_EVERY_MIB * 1048576);
   await app.register(async (scope) => {
     // Multipart only here; a part past the file limit is cut, and the upload inspector refuses it.
     // 1 MiB buffers for the parser and each file part (the default 16 KiB pauses the upload at every socket read).

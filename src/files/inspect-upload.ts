@@ -1,11 +1,12 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { OffThreadHash } from './off-thread-hash.js';
+import { countUploadBytes } from './upload-scavenge.js';
 
 /** How many leading bytes the type is sniffed from (file-type's own need is 4100). */
 const HEAD = 4100;
 
-/** Where uploads are hashed by default (docs/files.md, Figures: measured both ways). */
-export const HASH_ON: 'worker' | 'main' = 'main';
+/** Where uploads are hashed by default: on a worker, so the main thread only receives and hands on (ADR 0015; docs/files.md, Session 13). */
+export const HASH_ON: 'worker' | 'main' = 'worker';
 
 /** A file (or a request) past its size limit. `limit` is in bytes. */
 export class TooLargeError extends Error {
@@ -99,6 +100,7 @@ export class UploadInspector extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
     this.size += chunk.length;
+    countUploadBytes(chunk.length);
     if (this.size > this.o.maxBytes) return cb(new TooLargeError(this.o.scopeOfLimit, this.o.maxBytes));
     // The hash worker more than a few MiB behind: wait for it, so memory stays bounded.
     if (this.hash.update(chunk)) this.pass(chunk, cb);

@@ -1,38 +1,47 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
-/** Bytes handed to the worker at once (one copy into a buffer the worker then owns). */
+/** Bytes handed to the worker at once. */
 const BATCH = 1 << 20;
-/** Bytes the worker may be behind before the upload waits for it: memory stays bounded. */
-const MAX_BEHIND = 8 * BATCH;
+/** Batch slots in each worker's shared memory: one being filled, the rest queued or being hashed. */
+const SLOTS = 8;
+/** Bytes the worker may be behind before the upload waits for it: a slot stays free for the next batch. */
+const MAX_BEHIND = (SLOTS - 2) * BATCH;
 /** Workers kept for hashing; an upload that finds none free hashes on the main thread. */
 const POOL = 2;
 
-// Plain CommonJS, evaluated: the same code under tsx and in the built dist/.
+// Plain CommonJS, evaluated: the same code under tsx and in the built dist/. A batch comes as a
+// slot of the shared memory (`i`), or, when no slot was free, as a buffer of its own (`b`).
 const workerCode = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const shared = new Uint8Array(workerData);
 let hash = null;
 parentPort.on('message', (m) => {
   if (m.t === 'start') hash = createHash('sha256');
-  else if (m.t === 'data') { hash.update(new Uint8Array(m.b, 0, m.n)); parentPort.postMessage({ t: 'ack', n: m.n, b: m.b }, [m.b]); }
+  else if (m.t === 'data') {
+    hash.update(m.b ? new Uint8Array(m.b, 0, m.n) : shared.subarray(m.i * ${BATCH}, m.i * ${BATCH} + m.n));
+    parentPort.postMessage({ t: 'ack', n: m.n, i: m.i });
+  }
   else if (m.t === 'end') { const d = hash.digest('hex'); hash = null; parentPort.postMessage({ t: 'digest', d }); }
 });`;
 
-type Message = { t: 'ack'; n: number; b: ArrayBuffer } | { t: 'digest'; d: string };
+type Message = { t: 'ack'; n: number; i: number } | { t: 'digest'; d: string };
 
 /**
- * Batch buffers the worker handed back, for the next batches: fresh memory for every MiB would
- * cost a page fault per 4 KiB, more than the copy itself.
+ * The first batch of each upload is a buffer of its own (an upload smaller than a batch takes no
+ * worker), kept for the next upload once done: fresh memory for every MiB would cost a page fault
+ * per 4 KiB, more than the copy itself.
  */
 const spare: Buffer[] = [];
 const takeBatch = () => spare.pop() ?? Buffer.allocUnsafeSlow(BATCH);
-/** At most this many spares are kept (the memory of one upload's backlog and a bit). */
-const SPARES = MAX_BEHIND / BATCH + 2;
-const giveBack = (b: ArrayBuffer) => void (spare.length < SPARES && spare.push(Buffer.from(b)));
+const SPARES = 4;
 
 interface PooledWorker {
   worker: Worker;
+  /** Views of the shared memory, one per slot, and the slots no batch is in. */
+  slots: Buffer[];
+  free: number[];
   onMessage: ((m: Message) => void) | null;
   onError: ((err: Error) => void) | null;
 }
@@ -45,9 +54,22 @@ function acquire(): PooledWorker | null {
   if (free) return free;
   if (alive >= POOL) return null;
   alive++;
-  const p: PooledWorker = { worker: new Worker(workerCode, { eval: true }), onMessage: null, onError: null };
+  // Shared, not transferred: a transferred buffer is a new ArrayBuffer each way, memory outside the
+  // heap that V8 counts until a full GC finds the old one (ADR 0015).
+  const memory = new SharedArrayBuffer(SLOTS * BATCH);
+  const p: PooledWorker = {
+    worker: new Worker(workerCode, { eval: true, workerData: memory }),
+    slots: Array.from({ length: SLOTS }, (_, i) => Buffer.from(memory, i * BATCH, BATCH)),
+    free: Array.from({ length: SLOTS }, (_, i) => i),
+    onMessage: null,
+    onError: null,
+  };
   p.worker.unref();
-  p.worker.on('message', (m: Message) => p.onMessage?.(m));
+  p.worker.on('message', (m: Message) => {
+    // The slot is free again whoever sent it (a dropped upload's batches are acknowledged too).
+    if (m.t === 'ack' && m.i >= 0) p.free.push(m.i);
+    p.onMessage?.(m);
+  });
   p.worker.on('error', (err) => {
     p.onError?.(err);
     alive--;
@@ -59,13 +81,17 @@ function acquire(): PooledWorker | null {
 
 /**
  * SHA-256 of a stream's bytes, computed on a worker thread so hashing overlaps the upload's parsing
- * and disk writes on the main thread. Bytes are copied in 1 MiB batches whose memory moves to the
- * worker (transferred, not copied again); `update` answers false while the worker is more than
- * 8 MiB behind, and `drained()` resolves when it has caught up. Uploads smaller than one batch, and
+ * and disk writes on the main thread. Bytes are copied in 1 MiB batches into slots of memory shared
+ * with the worker (no allocation, nothing transferred: a message names the slot); `update` answers
+ * false while the worker is more than 6 MiB behind, and `drained()` resolves when it has caught up. Uploads smaller than one batch, and
  * uploads that find every worker busy, are hashed on the main thread: same digest, no messages.
  */
 export class OffThreadHash {
+  /** The batch being filled: a slot of the worker's shared memory, or `own`. */
   private batch: Buffer;
+  private slot = -1;
+  /** This upload's own batch buffer: its first batch, and any taken when no slot was free. */
+  private own: Buffer | null = null;
   private used = 0;
   private pooled: PooledWorker | null = null;
   private inline: ReturnType<typeof createHash> | null = null;
@@ -81,7 +107,7 @@ export class OffThreadHash {
       this.inline = createHash('sha256');
       this.batch = Buffer.alloc(0);
     } else {
-      this.batch = takeBatch();
+      this.batch = this.own = takeBatch();
     }
   }
 
@@ -120,7 +146,6 @@ export class OffThreadHash {
     p.onMessage = (m) => {
       if (m.t === 'ack') {
         this.behind -= m.n;
-        giveBack(m.b);
         if (this.behind <= MAX_BEHIND) for (const go of this.waiting.splice(0)) go();
       } else {
         this.release();
@@ -145,11 +170,24 @@ export class OffThreadHash {
       this.used = 0;
       return;
     }
-    const buffer = this.batch.buffer as ArrayBuffer;
-    this.pooled!.worker.postMessage({ t: 'data', b: buffer, n: this.used }, [buffer]);
+    const p = this.pooled!;
+    if (this.slot >= 0) p.worker.postMessage({ t: 'data', i: this.slot, n: this.used });
+    else {
+      // The own buffer's bytes go into a free slot, or (none free: the caller did not wait) into a
+      // buffer moved to the worker, so the own buffer can take the next batch.
+      const i = p.free.pop();
+      if (i !== undefined) {
+        this.batch.copy(p.slots[i]!, 0, 0, this.used);
+        p.worker.postMessage({ t: 'data', i, n: this.used });
+      } else {
+        const b = Buffer.from(this.batch.subarray(0, this.used)).buffer as ArrayBuffer;
+        p.worker.postMessage({ t: 'data', b, n: this.used, i: -1 }, [b]);
+      }
+    }
     this.behind += this.used;
-    this.batch = takeBatch();
     this.used = 0;
+    this.slot = p.free.pop() ?? -1;
+    this.batch = this.slot >= 0 ? p.slots[this.slot]! : this.own!;
   }
 
   /** The hex digest of every byte given. */
@@ -177,9 +215,10 @@ export class OffThreadHash {
     this.waiting.splice(0).forEach((go) => go());
   }
 
-  /** The batch buffer back to the spares once the hash is done with it. */
+  /** The own buffer back to the spares once the hash is done with it. */
   private finish(digest: string): string {
-    if (this.batch.length === BATCH && spare.length < SPARES) spare.push(this.batch);
+    if (this.own && spare.length < SPARES) spare.push(this.own);
+    this.own = null;
     this.batch = Buffer.alloc(0);
     return digest;
   }
@@ -187,6 +226,8 @@ export class OffThreadHash {
   private release(): void {
     const p = this.pooled;
     if (!p) return;
+    if (this.slot >= 0) p.free.push(this.slot);
+    this.slot = -1;
     this.pooled = null;
     p.onMessage = null;
     p.onError = null;

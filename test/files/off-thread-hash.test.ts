@@ -31,6 +31,15 @@ describe('SHA-256 off the main thread', () => {
     );
   });
 
+  it('hashes right when the caller does not wait (more batches than the shared slots)', async () => {
+    const h = new OffThreadHash();
+    h.update(big.subarray(0, 1000));
+    h.update(big.subarray(1000));
+    expect(await h.digest()).toBe(sha(big));
+    // The slots came back: the next upload on the same worker is right too.
+    expect(await hashInChunks(big, [64 * 1024])).toBe(sha(big));
+  });
+
   it('frees its worker when an upload is dropped midway, and hashes right when every worker is busy', async () => {
     for (let i = 0; i < 5; i++) {
       const dropped = new OffThreadHash();
