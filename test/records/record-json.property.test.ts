@@ -55,7 +55,7 @@ const userArb = fc.record({
   created_at: fc.nat(),
   updated_at: fc.nat(),
   revision: fc.nat(),
-  role: fc.constantFrom(null, 'owner', 'admin', 'member'),
+  role: fc.constantFrom(null, 'USER', 'ADMIN', 'DEVELOPER'),
   active: fc.constantFrom(null, true, false),
   scopes: fc.option(fc.array(textArb, { maxLength: 3 }), { nil: null }),
   team_scopes: fc.array(textArb, { maxLength: 2 }),
@@ -141,7 +141,7 @@ describe('record JSON written from rows', () => {
   });
 
   it('keeps the text of a frozen writer only: the actors of audit-fields.ts are frozen through and through', async () => {
-    const user: AuditUserRow = { user_uuid: '00000000-0000-4000-8000-0000000000a1', email: 'a@b.c', firstname: 'A', lastname: 'B', created_at: 1, updated_at: 2, revision: 3, role: 'admin', active: true, scopes: ['x'], team_scopes: [] };
+    const user: AuditUserRow = { user_uuid: '00000000-0000-4000-8000-0000000000a1', email: 'a@b.c', firstname: 'A', lastname: 'B', created_at: 1, updated_at: 2, revision: 3, role: 'ADMIN', active: true, scopes: ['x'], team_scopes: [] };
     const row = { created_by: user.user_uuid, updated_by: null, deleted_by: null, user_uuid: null } as RecordViewRow;
     const actor = (await actorsOf('00000000-0000-4000-8000-0000000000f1', [user], [row])).actor(user.user_uuid)!;
     expect(Object.isFrozen(actor) && Object.isFrozen(actor.user) && Object.isFrozen(actor.user.scopes) && Object.isFrozen(actor.properties[0])).toBe(true);
