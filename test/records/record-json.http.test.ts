@@ -94,8 +94,10 @@ describe('record replies written from rows', () => {
         expectSameReply(res, JSON.stringify(page(recordsViews(before), before.total, before.page, before.perPage)));
       }
     }
-    // The page's records carry both writers, each written as the view writes them.
-    const all = (await call(t.app, admin, 'POST', `/api/v2/${deals.name}/index`, {})).body.data as { createdBy: { uuid: string }; updatedBy: { uuid: string } }[];
+    // The page's records carry both writers, and each record is what its own GET answers (the
+    // page's layouts hold apart from the reads the bytes were compared with above).
+    const all = (await call(t.app, admin, 'POST', `/api/v2/${deals.name}/index?recordReturnFormat=EXPANDED`, {})).body.data as { uuid: string; createdBy: { uuid: string }; updatedBy: { uuid: string } }[];
     expect(new Set(all.flatMap((r) => [r.createdBy.uuid, r.updatedBy.uuid]))).toEqual(new Set([admin.userUuid, other.userUuid]));
+    for (const record of all) expect(record).toEqual(await data(t.app, admin, 'GET', `/api/v2/${deals.name}/${record.uuid}?recordReturnFormat=EXPANDED`));
   });
 });
