@@ -59,7 +59,19 @@ export const actorRefSchema = actorRecordSchema.nullable();
 
 const initialsOf = (first: string, last: string) => `${first.trim().charAt(0)}${last.trim().charAt(0)}`.toUpperCase();
 
-function actorOf(row: AuditUserRow): ActorRecord {
+/** Freezes an actor and everything in it: its JSON text can then be kept with it (src/records/record-json.ts). */
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The actor of a user row: frozen, as it is shared by every response that shows it. */
+const actorOf = (row: AuditUserRow): ActorRecord => frozen(actorFields(row));
+
+function actorFields(row: AuditUserRow): ActorRecord {
   const name = `${row.firstname} ${row.lastname}`.trim();
   const member = row.role !== null && row.active === true;
   const prop = (icon: string, key: string, value: string, label: string) => ({ icon, name: key, value, type: 'string', label });
@@ -93,10 +105,11 @@ function actorOf(row: AuditUserRow): ActorRecord {
 }
 
 /** An actor the platform does not know (a user row that never came): only the uuid is true. */
-const unknownActor = (uuid: string): ActorRecord => ({
-  ...actorOf({ user_uuid: uuid, email: '', firstname: '', lastname: '', created_at: 0, updated_at: 0, revision: 0, role: null, active: null, scopes: null, team_scopes: [] }),
-  complete: false,
-});
+const unknownActor = (uuid: string): ActorRecord =>
+  frozen({
+    ...actorFields({ user_uuid: uuid, email: '', firstname: '', lastname: '', created_at: 0, updated_at: 0, revision: 0, role: null, active: null, scopes: null, team_scopes: [] }),
+    complete: false,
+  });
 
 /**
  * Actors by company and user. Kept a minute at most; this process forgets them all when it appends

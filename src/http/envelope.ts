@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { lastPageOf } from '../../aggregates/kernel/paging.js';
 
@@ -21,3 +22,15 @@ export const ok = <T>(data: T, message = 'success') => ({ message, data });
 export function page<T>(items: T[], total: number, pageNumber: number, perPage: number, message = 'success') {
   return { message, data: items, total, page: pageNumber, perPage, lastPage: lastPageOf(total, perPage) };
 }
+
+/** `ok` around `data` written as JSON text already: `JSON.stringify(ok(JSON.parse(data), message))`. */
+export const okJson = (data: string, message = 'success') => `{"message":${JSON.stringify(message)},"data":${data}}`;
+
+/** `page` around items written as JSON text already: `JSON.stringify(page(items.map(JSON.parse), ...))`. */
+export function pageJson(items: readonly string[], total: number, pageNumber: number, perPage: number, message = 'success') {
+  const counters = `"total":${JSON.stringify(total)},"page":${JSON.stringify(pageNumber)},"perPage":${JSON.stringify(perPage)},"lastPage":${JSON.stringify(lastPageOf(total, perPage))}`;
+  return `{"message":${JSON.stringify(message)},"data":[${items.join(',')}],${counters}}`;
+}
+
+/** Sends JSON text as it is, with the content type Fastify gives the JSON it writes: no serializer runs. */
+export const sendJson = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);

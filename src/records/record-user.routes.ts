@@ -4,6 +4,7 @@ import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, ok } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
 import { optionalBody } from '../http/optional-body.js';
+import { recordsViews } from './record-json.js';
 import { recordSchema } from './record-view.js';
 import type { RecordReads } from './records.reads.js';
 import type { RecordsService } from './records.service.js';
@@ -21,7 +22,7 @@ const linkBody = optionalBody(z.object({ userUuid: z.uuid().optional().describe(
 export const recordUserRoutes = (deps: { records: RecordsService; reads: RecordReads }): FastifyPluginAsyncZod =>
   async (app) => {
     const { records, reads } = deps;
-    const answer = async (tenant: string, uuid: string) => (await reads.one(tenant, uuid, undefined, { format: 'USER_FRIENDLY', parse: 'raw' })).view;
+    const answer = async (tenant: string, uuid: string) => recordsViews(await reads.one(tenant, uuid, undefined, { format: 'USER_FRIENDLY', parse: 'raw' }))[0];
 
     app.put(
       '/records/:uuid/user',

@@ -88,13 +88,14 @@ function shown(def: Def, value: unknown, parse: ParseMode): unknown {
 }
 
 /** The display name of a record: its `name`, `title` or `label` property, else its first text value. */
-function nameOf(vals: Record<string, unknown>, defs: readonly Def[]): string | null {
+export function nameOf(vals: Record<string, unknown>, defs: readonly Def[]): string | null {
   for (const key of ['name', 'title', 'label']) if (typeof vals[key] === 'string') return vals[key] as string;
   const first = defs.find((d) => d.type === 'string' && typeof vals[d.name] === 'string');
   return first ? (vals[first.name] as string) : null;
 }
 
-function properties(vals: Record<string, unknown>, defs: readonly Def[], opts: ViewOptions) {
+/** The `properties` of a record's response: a name-to-value map, or LEGACY's array. */
+export function properties(vals: Record<string, unknown>, defs: readonly Def[], opts: ViewOptions) {
   const wanted = defs.filter((d) => !opts.fields || opts.fields.has(d.name));
   const value = (d: Def) => shown(d, Object.hasOwn(vals, d.name) ? vals[d.name] : null, opts.parse);
   if (opts.format === 'LEGACY') return wanted.map((d) => ({ name: d.name, type: d.type, value: value(d), label: d.label }));
@@ -117,6 +118,9 @@ function relationEntry(row: RecordViewRow, link: RecordLinkEntry, opts: ViewOpti
   };
 }
 
+/** The `relations` of a record's response (spec 2.5). */
+export const relationsOf = (row: RecordViewRow, opts: ViewOptions) => (row.links ?? []).map((l) => relationEntry(row, l, opts));
+
 /**
  * A record's response (spec 2.2) from its view row (`actors`: its writers, looked up by
  * `auditActors`; `defs`: the definitions, when the caller has them).
@@ -136,7 +140,7 @@ export function toRecordView(row: RecordViewRow, opts: ViewOptions, actors: Acto
     index: row.revision,
     revision: row.revision,
     properties: properties(row.vals, defs, opts),
-    relations: (row.links ?? []).map((l) => relationEntry(row, l, opts)),
+    relations: relationsOf(row, opts),
     teams: row.teams,
     user: actors.member(row.user_uuid),
   };

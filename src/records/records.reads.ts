@@ -12,6 +12,7 @@ import type { CommandContext } from '../commands/command-handler.js';
 import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { recordActorUuids, toRecordView, type RecordView, type ViewOptions } from './record-view.js';
+import { recordLayout, type RecordLayout, type WrittenRecords } from './record-json.js';
 import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setBeingRead, type KeptSet } from './index-cache.js';
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
@@ -60,13 +61,14 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
 
   const load = recordViewLoader(db);
 
-  /** A record by uuid: its row from a batched read, its definitions from the object cache. */
-  async function one(tenant: string, uuid: string, objectName: string | undefined, opts: ViewOptions): Promise<{ view: RecordView; row: RecordViewRow }> {
+  /** A record by uuid: its row from a batched read, its definitions from the object cache, its actors. */
+  async function one(tenant: string, uuid: string, objectName: string | undefined, opts: ViewOptions): Promise<WrittenRecords & { row: RecordViewRow }> {
     const row = await load(tenant, uuid, { links: true });
     if (!row || (objectName !== undefined && !row.object_names.some((o) => o.name === objectName))) throw notFound('Record', uuid);
     // object_names: the primary object first, then the extended ones (live objects only).
     const objects = await recordObjects(db, tenant, row.object_names.map((o) => o.name));
-    return { view: toRecordView(row, opts, await auditActors(db, tenant, recordActorUuids([row])), definitionsOf(objects)), row };
+    const layout = recordLayout(definitionsOf(objects), opts);
+    return { row, rows: [row], actors: await auditActors(db, tenant, recordActorUuids([row])), layoutOf: () => layout };
   }
 
   /**
@@ -178,10 +180,18 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
     // The page shares the object's definitions; records extending (or extended into) other objects add theirs.
     const wanted = [...new Set(rows.flatMap((r) => [r.primary_object_uuid, ...r.extends]))].filter((u) => u !== object.objectUuid);
     const byUuid = new Map([object, ...(await loadRecordObjects(db, tenant, wanted))].map((o) => [o.objectUuid, o]));
-    const defsOf = (r: RecordViewRow) =>
-      definitionsOf([r.primary_object_uuid, ...[...r.extends].sort()].flatMap((u) => byUuid.get(u) ?? []));
+    const layouts = new Map<string, RecordLayout>();
+    const layoutOf = (r: RecordViewRow) => {
+      const uuids = [r.primary_object_uuid, ...[...r.extends].sort()];
+      const key = uuids.join();
+      const known = layouts.get(key);
+      if (known) return known;
+      const layout = recordLayout(definitionsOf(uuids.flatMap((u) => byUuid.get(u) ?? [])), { ...opts, fields });
+      layouts.set(key, layout);
+      return layout;
+    };
     const actors = await auditActors(db, tenant, recordActorUuids(rows));
-    return { total, page: compiled.page, perPage: compiled.limit, rows: rows.map((r) => toRecordView(r, { ...opts, fields }, actors, defsOf(r))) };
+    return { total, page: compiled.page, perPage: compiled.limit, rows, actors, layoutOf };
   }
 
   /** The response to a create, from what the create wrote. */

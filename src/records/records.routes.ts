@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { invalid } from '../../aggregates/kernel/errors.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { commandContext, companyActor } from '../auth/actor.js';
-import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
+import { envelope, listEnvelope, ok, okJson, pageJson, sendJson } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
+import { recordsJson } from './record-json.js';
 import { recordSchema } from './record-view.js';
 import type { RecordHistory } from './records.history.js';
 import type { RecordReads } from './records.reads.js';
@@ -31,7 +32,8 @@ const tags = ['records'];
 /**
  * Responses that carry records are built by `toRecordView` (typed by `recordSchema`, field by
  * field), so they are written as they are: checking every record of a page against the schema
- * again cost a tenth of the server's time on reads. The schemas still document the routes.
+ * again cost a tenth of the server's time on reads. The schemas still document the routes. The
+ * reads (a record, a page) are written as JSON text from their rows (record-json.ts, ADR 0011).
  */
 const asBuilt = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
 const auth = { auth: {} } as const;
@@ -72,9 +74,9 @@ export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
       const tenant = companyActor(request).tenant;
       const opts = { format: query.recordReturnFormat, parse: query.parse, fields: fieldsSet(query.fields) };
       if (query.asOf !== undefined) return ok(await history.asOf(tenant, uuid, objectName, parseAsOf(query.asOf), opts));
-      const { view } = await reads.one(tenant, uuid, objectName, opts);
-      etag(reply, view.revision);
-      return ok(view);
+      const found = await reads.one(tenant, uuid, objectName, opts);
+      etag(reply, found.row.revision);
+      return sendJson(reply, okJson(recordsJson(found)[0]!));
     }
 
     async function write(request: FastifyRequest, reply: FastifyReply, uuid: string, objectName: string | undefined, body: z.infer<typeof recordBodySchema>, query: z.infer<typeof writeQuerySchema>) {
@@ -116,12 +118,12 @@ export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
           response: { 200: listEnvelope(recordSchema), ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const tenant = companyActor(request).tenant;
         const object = await records.objectNamed(tenant, request.params.objectName);
         const saved = request.body.savedFilter ? await savedFilters.compiledFor(tenant, request.body.savedFilter, object) : undefined;
         const result = await reads.page(tenant, object, request.body, { format: request.query.recordReturnFormat, parse: request.query.parse, savedFilter: saved });
-        return page(result.rows, result.total, result.page, result.perPage);
+        return sendJson(reply, pageJson(recordsJson(result), result.total, result.page, result.perPage));
       },
     );
 
