@@ -59,8 +59,8 @@ async function start(dir: string, flags: string[] = []): Promise<{ child: ChildP
   throw new Error(`${dir}: no answer`);
 }
 
-/** CONCURRENCY clients for `seconds`; the server's CPU ms per request. */
-async function burst(side: { child: ChildProcess; pool: Pool }, seconds: number): Promise<number> {
+/** CONCURRENCY clients for `seconds`; the server's CPU ms per request, and requests/s. */
+async function burst(side: { child: ChildProcess; pool: Pool }, seconds: number): Promise<{ cpu: number; rate: number }> {
   const cpu0 = processCpuMs(side.child.pid) ?? 0;
   const until = Date.now() + seconds * 1000;
   let n = 0;
@@ -74,7 +74,7 @@ async function burst(side: { child: ChildProcess; pool: Pool }, seconds: number)
       }
     }),
   );
-  return ((processCpuMs(side.child.pid) ?? 0) - cpu0) / n;
+  return { cpu: ((processCpuMs(side.child.pid) ?? 0) - cpu0) / n, rate: n / seconds };
 }
 
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -82,19 +82,22 @@ const sides = [await start(dirs[0]!), await start(dirs[1]!, profile)];
 try {
   for (const side of sides) await burst(side, WARMUP); // not counted: JIT, caches, pools
   const per: [number[], number[]] = [[], []];
+  const rates: [number[], number[]] = [[], []];
   for (let r = 0; r < ROUNDS; r++) {
     // Each side goes first in every other round: the one after must not always meet a warmer (or busier) machine.
     const order = r % 2 ? [1, 0] : [0, 1];
-    const cpu: number[] = [];
-    for (const s of order) cpu[s] = await burst(sides[s]!, SECONDS);
-    const [a, b] = cpu as [number, number];
+    const got: { cpu: number; rate: number }[] = [];
+    for (const s of order) got[s] = await burst(sides[s]!, SECONDS);
+    const [a, b] = got.map((g) => g.cpu) as [number, number];
     per[0].push(a);
     per[1].push(b);
-    process.stdout.write(`round ${r + 1}: A ${a.toFixed(3)} ms, B ${b.toFixed(3)} ms, B / A ${(b / a).toFixed(2)} (load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
+    rates[0].push(got[0]!.rate);
+    rates[1].push(got[1]!.rate);
+    process.stdout.write(`round ${r + 1}: A ${a.toFixed(3)} ms ${got[0]!.rate.toFixed(0)}/s, B ${b.toFixed(3)} ms ${got[1]!.rate.toFixed(0)}/s, B / A ${(b / a).toFixed(2)} (load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const ratios = per[0].map((a, i) => per[1][i]! / a);
-  process.stdout.write(`median server CPU per get: A ${median(per[0]).toFixed(3)} ms, B ${median(per[1]).toFixed(3)} ms; median B / A ${median(ratios).toFixed(2)}\n`);
+  process.stdout.write(`median server CPU per get: A ${median(per[0]).toFixed(3)} ms, B ${median(per[1]).toFixed(3)} ms; median B / A ${median(ratios).toFixed(2)}; median requests/s: A ${median(rates[0]).toFixed(0)}, B ${median(rates[1]).toFixed(0)}\n`);
 } finally {
   for (const side of sides) {
     await side.pool.close();
