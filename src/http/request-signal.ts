@@ -18,21 +18,23 @@ export function registerRequestSignal(app: FastifyInstance) {
 }
 
 /**
- * The signal of one response, made on the first call. Answered (the response finished writing,
- * `writableFinished`, as the 'finish' event used to say): undefined, unless the client left first.
+ * The signal of one response, made on the first call. Answered (`end()` called on the response,
+ * `writableEnded`): undefined, unless the client left first. Not `writableFinished`: work a
+ * handler leaves running after its answer (a webhook replay's enqueueing) must not be cancelled
+ * while the last bytes are still being flushed, and app.inject's responses never set it.
  */
 export function lazySignal(res: ServerResponse): () => AbortSignal | undefined {
   let controller: AbortController | undefined;
   return () => {
     if (!controller) {
-      if (res.writableFinished) return undefined;
+      if (res.writableEnded) return undefined;
       const made = new AbortController();
       controller = made;
       // A client that left before anyone asked: the signal starts aborted.
       if (res.closed) made.abort();
-      else res.once('close', () => !res.writableFinished && made.abort());
+      else res.once('close', () => !res.writableEnded && made.abort());
     }
-    return controller.signal.aborted || !res.writableFinished ? controller.signal : undefined;
+    return controller.signal.aborted || !res.writableEnded ? controller.signal : undefined;
   };
 }
 
