@@ -11,7 +11,7 @@
  * BENCH_CPU_PROF=<dir>: B's server writes a V8 CPU profile there when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 import { Pool } from 'undici';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { databaseUrlFor } from '../test/support/pg-urls.js';
@@ -27,15 +27,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 const url = databaseUrlFor(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', DB);
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 const state = createPostgresDb({ connectionString: url, max: 1 });
 const [row] = await state.query<{ state: { token: string; sample: string[] } }>('select state from bench_compare_state');

@@ -22,7 +22,7 @@
  * V8 CPU profile there (node --cpu-prof) when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 import { Pool } from 'undici';
 import { createPostgresDb } from '../src/db/postgres.db.js';
 import { adminUrl, databaseUrlFor } from '../test/support/pg-urls.js';
@@ -50,16 +50,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
-/** A port the system has free now (listen on 0, read it, close): concurrent runs no longer collide. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 const LIMIT_PORT = await freePort();
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
