@@ -103,6 +103,8 @@ interface Side {
   /** CPU ms spent by the server process and by the database's backends while this side ran. */
   serverCpu: number;
   dbCpu: number;
+  /** CPU ms this bench's own process (the clients: requests sent, replies read and parsed) spent while this side ran. */
+  clientCpu: number;
 }
 
 /**
@@ -119,6 +121,7 @@ async function dbCpu(): Promise<Map<number, number>> {
 async function drive(side: Side, next: (i: number) => Req, seconds = SECONDS) {
   const db0 = await dbCpu();
   const server0 = processCpuMs(side.pid()) ?? 0;
+  const client0 = process.cpuUsage();
   const started = Date.now();
   const until = started + seconds * 1000;
   let i = 0;
@@ -135,6 +138,8 @@ async function drive(side: Side, next: (i: number) => Req, seconds = SECONDS) {
   );
   side.seconds += (Date.now() - started) / 1000;
   side.serverCpu += (processCpuMs(side.pid()) ?? 0) - server0;
+  const client = process.cpuUsage(client0);
+  side.clientCpu += (client.user + client.system) / 1000;
   for (const [pid, ms] of await dbCpu()) side.dbCpu += ms - (db0.get(pid) ?? 0);
 }
 
@@ -147,12 +152,12 @@ interface Op {
 const figures: string[][] = [];
 
 async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: { limit?: number; project?: number }) {
-  const a: Side = { pool: limit, pid: () => pids.limit, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 };
-  const b: Side = { pool: project, token, pid: () => pids.project, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 };
+  const a: Side = { pool: limit, pid: () => pids.limit, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 };
+  const b: Side = { pool: project, token, pid: () => pids.project, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 };
   // Warm-up, not counted: each side's first requests of an operation (JIT, plan caches, the
   // in-process index's first columns, postings and row order) are a start cost, not the steady state.
   if (WARMUP > 0) {
-    const unused = (s: Side): Side => ({ ...s, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0 });
+    const unused = (s: Side): Side => ({ ...s, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 });
     await drive(unused(a), (i) => op.limit(9_000_000 + i), WARMUP);
     await drive(unused(b), (i) => op.project(9_000_000 + i), WARMUP);
   }
@@ -166,14 +171,14 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: 
   const stat = (s: Side) => {
     s.latencies.sort((x, y) => x - y);
     const n = Math.max(1, s.latencies.length);
-    return { rps: s.latencies.length / s.seconds, p99: s.latencies[Math.floor(s.latencies.length * 0.99)] ?? 0, server: s.serverCpu / n, db: s.dbCpu / n };
+    return { rps: s.latencies.length / s.seconds, p99: s.latencies[Math.floor(s.latencies.length * 0.99)] ?? 0, server: s.serverCpu / n, db: s.dbCpu / n, client: s.clientCpu / n };
   };
   const x = stat(a);
   const y = stat(b);
   const cpu = (s: { server: number; db: number }) => `${s.server.toFixed(3)} + ${s.db.toFixed(3)}`;
   const row = [
     op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`,
-    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`,
+    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`, `${x.client.toFixed(3)} / ${y.client.toFixed(3)}`,
   ];
   figures.push(row);
   say(`  ${row.join(' | ')}`);
@@ -311,7 +316,7 @@ try {
     const b = await (await call(project, listB(0), seedToken)).json();
     const title = cache === 'sql' ? 'result cache and in-process index off (SQL alone)' : `result cache ${cache}`;
     say(`\n${title} (update values salted with BENCH_SALT=${SALT}${SERVER_FLAGS.length ? `; server flags ${SERVER_FLAGS.join(' ')}` : ''}): the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
-    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project)');
+    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project) | bench client CPU ms/req (limit / project)');
     for (const op of ops) {
       if (cache !== 'off' && !/list|page|free text/.test(op.label)) continue;
       const suffix = cache === 'on' ? ', result cache on' : cache === 'sql' ? ', SQL alone' : '';
