@@ -1,7 +1,7 @@
 /**
  * `npm run bench:compare`: this project against a limit server (bench/limit.server.ts: Fastify and
  * pg over one JSONB table, no history) on the same PostgreSQL (DATABASE_URL's server; a scratch
- * database of its own, dropped after unless BENCH_KEEP=1). Both are seeded with the same BENCH_N
+ * database of its own, dropped after unless BENCH_KEEP=1 or BENCH_REUSE=1). Both are seeded with the same BENCH_N
  * records (default 100,000) of a ten-property object through their own write paths (the project's
  * records service, BENCH_SEED_BATCH (100) records a command appended together as `handleCreations`
  * does; the limit server's POST /records/batch, one multi-row insert a batch; BENCH_SEED_CONCURRENCY
@@ -328,7 +328,7 @@ try {
   await limit.close();
 } finally {
   for (const c of children) await stop(c);
-  if (!process.env.BENCH_KEEP) await admin.query(`drop database if exists ${DB} with (force)`);
+  if (!process.env.BENCH_KEEP && !process.env.BENCH_REUSE) await admin.query(`drop database if exists ${DB} with (force)`);
   await admin.close();
 }
 say(`\n${N.toLocaleString('en-US')} records; ratios are of one interleaved run (A B A B) on one machine.`);
