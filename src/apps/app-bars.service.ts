@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 as hash } from '../auth/sha256.js';
 import { DomainError, notFound } from '../../aggregates/kernel/errors.js';
 import { appBarOf, appBarsAt } from '../../read-models/apps.queries.js';
 import { companyOf } from '../../read-models/companies.queries.js';
@@ -7,7 +8,6 @@ import type { CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
 import type { RuntimeService } from './runtime.service.js';
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** What the embedding page tells the app about where it is shown. */
 export interface BarContext {

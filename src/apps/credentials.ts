@@ -1,9 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../auth/sha256.js';
 import type { InstallationCredentials } from '../../aggregates/app/installation.events.js';
 import type { InstallationRow } from '../../read-models/apps.queries.js';
 import type { SecretBox } from './secret-box.js';
 
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const signingAad = (tenant: string, appUuid: string) => `${tenant}:${appUuid}:signing`;
 
 /** Credentials in clear: shown once, in the answer of install and rotate. */

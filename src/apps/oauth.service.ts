@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256 as hash } from '../auth/sha256.js';
 import * as oauth from 'oauth4webapi';
 import { Agent, request } from 'undici';
 import { DomainError, notFound } from '../../aggregates/kernel/errors.js';
@@ -12,7 +13,6 @@ import type { AppsService } from './apps.service.js';
 import { secretAad } from './runtime.service.js';
 import type { SecretBox } from './secret-box.js';
 
-const hash = (v: string) => createHash('sha256').update(v).digest('hex');
 const tokensAad = (tenant: string, appUuid: string, connectionId: string) => `${tenant}:${appUuid}:oauth:${connectionId}`;
 const flowAad = (tenant: string, appUuid: string) => `${tenant}:${appUuid}:oauth-flow`;
 
