@@ -1,6 +1,7 @@
 import type { CompiledIndexRequest, CompiledSort, Condition } from './filter.compile.js';
 import { effectiveSort, sortValueOf } from './filter.evaluate.js';
-import { columnKey, gramPostingsOf, type ObjectColumns, type RowOrder } from './object-columns.js';
+import { columnKey, gramPostingsOf, SEARCH_COLUMN, textPostingsOf, type ObjectColumns, type RowOrder } from './object-columns.js';
+import { textMatches } from './text-postings.js';
 import { rarestPosting } from './gram-postings.js';
 import { compareText, fold } from './values.js';
 import { cost, numeric, postingCondition, rowTest, scopeTest } from './row-tests.js';
@@ -14,8 +15,10 @@ import { pageOffset } from '../kernel/paging.js';
  * counted, and only the page's rows put in order (a bounded heap of `offset + limit` rows, or a
  * walk of the sort's kept row order, not a sort of every match). The conditions are read as the
  * row tests (row-tests.ts) read them: the column-scan and row-bits property tests hold both ways
- * equal to `evaluateIndex`. Free text and relations are not answered here (the database ranks
- * text; related records are other objects' rows).
+ * equal to `evaluateIndex`. Plain free text (one lexeme, or an AND of them: text-rank.ts) is
+ * the rows of the text postings (text-postings.ts) in the filter's set, ranked as PostgreSQL
+ * ranks them (ADR 0016); other free text and relations are not answered here (related records
+ * are other objects' rows).
  */
 
 /** The rows in the request's archive scope, in row order. */
@@ -232,13 +235,14 @@ function pageRows(store: ObjectColumns, sort: readonly CompiledSort[], few: numb
 }
 
 /**
- * The total and the page's uuids of an index request (no free text, no relation) over an object's
- * columns: the matches as a row bitset (bits-scan.ts, ADR 0014), or (`bits: false`) as a list of
- * rows narrowed condition by condition.
+ * The total and the page's uuids of an index request (no relation; free text only as `text`, the
+ * distinct lexemes of a plain query: text-rank.ts `plainQuery`) over an object's columns: the
+ * matches as a row bitset (bits-scan.ts, ADR 0014), or (`bits: false`) as a list of rows narrowed
+ * condition by condition.
  */
 export function scanColumns(
   store: ObjectColumns,
-  request: Pick<CompiledIndexRequest, 'filter' | 'archived' | 'sort' | 'page' | 'limit'>,
+  request: Pick<CompiledIndexRequest, 'filter' | 'archived' | 'sort' | 'page' | 'limit'> & { text?: readonly string[] },
   tuning: { few: number; postings?: boolean; bits?: boolean } = { few: FEW },
 ): { total: number; uuids: string[] } {
   const postings = tuning.postings ?? true;
@@ -256,15 +260,37 @@ export function scanColumns(
     rows = () => matches.rows.subarray(0, total);
     bits = () => bitsOfRows(rows(), wordsFor(store.uuids.length));
   }
+  if (request.text) return scanText(store, request, request.text, bits(), tuning.few);
   const start = pageOffset(request.page, request.limit);
   if (start >= total) return { total, uuids: [] };
   const page = pageRows(store, request.sort, tuning.few, total, start, Math.min(total, start + request.limit), rows, bits);
   return { total, uuids: page.map((row) => store.uuids[row]!) };
 }
 
-/** The column keys a request reads (its filter's and sort's fields), besides the base columns. */
-export function requestColumns(request: Pick<CompiledIndexRequest, 'filter' | 'sort'>): string[] {
+/**
+ * The rows of `set` that hold a plain query's lexemes, paged: in the request's sort, or with none
+ * in rank order (desc), ties in the default order, as the SQL path orders them.
+ */
+function scanText(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'sort' | 'page' | 'limit'>, lexemes: readonly string[], set: Bits, few: number) {
+  const found = textMatches(textPostingsOf(store), store.columns.get(SEARCH_COLUMN)!, lexemes, set);
+  const total = found.rows.length;
+  const start = pageOffset(request.page, request.limit);
+  if (start >= total) return { total, uuids: [] };
+  const end = Math.min(total, start + request.limit);
+  const matches = Int32Array.from(found.rows);
+  let page: number[];
+  if (request.sort.length > 0) {
+    page = pageRows(store, request.sort, few, total, start, end, () => matches, () => bitsOfRows(matches, wordsFor(store.uuids.length)));
+  } else {
+    const then = rowOrder(store, []);
+    page = firstRows(matches, end, (a, b) => found.ranks.get(b)! - found.ranks.get(a)! || then(a, b)).slice(start);
+  }
+  return { total, uuids: page.map((row) => store.uuids[row]!) };
+}
+
+/** The column keys a request reads (its filter's and sort's fields, the search vectors for free text), besides the base columns. */
+export function requestColumns(request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }): string[] {
   const fields = [...request.filter.all, ...request.filter.anyOf.flat()].map((c) => c.field);
   const keys = [...fields, ...request.sort.map((s) => s.field)].filter((f) => !(f.system && f.name === 'uuid')).map(columnKey);
-  return [...new Set(keys)];
+  return [...new Set([...keys, ...(request.text ? [SEARCH_COLUMN] : [])])];
 }

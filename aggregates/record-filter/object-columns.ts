@@ -2,6 +2,7 @@ import type { CompiledSort, FieldRef } from './filter.compile.js';
 import type { FilterableRecord } from './filter.evaluate.js';
 import { fold } from './values.js';
 import { gramPostingsFresh, makeGramPostings, type GramPostings } from './gram-postings.js';
+import { makeTextPostings, textPostingsFresh, textPostingsQuarters, type TextPostings } from './text-postings.js';
 import { enterRowBits, leaveRowBits, makeRowBits, makeValueBits, rowBitsWords, type RowBitsIndex, type ValueBits } from './row-bits.js';
 
 /**
@@ -12,8 +13,9 @@ import { enterRowBits, leaveRowBits, makeRowBits, makeValueBits, rowBitsWords, t
  * scope). Rows are changed in place by `putRecord` / `dropRecord`; a dropped row is free (its
  * uuid null) until a new record takes it, so a record keeps its row number while it is held.
  *
- * Four things are derived and kept in step: the case-folded text of a column that `contains` and
- * its kin read (`folded`), the gram postings of that text (`grams`, gram-postings.ts), the row
+ * Five things are derived and kept in step: the case-folded text of a column that `contains` and
+ * its kin read (`folded`), the gram postings of that text (`grams`, gram-postings.ts), the text
+ * postings of the search vectors (`text`, text-postings.ts), the row
  * bitsets of the scope and of few-valued columns' values (`bits`, row-bits.ts), and the row
  * orders of the sorts asked for (`orders`, column-scan.ts), which take the rows changed since
  * they were last used (`touched`) at their next use.
@@ -37,6 +39,8 @@ export interface ObjectColumns {
   readonly touched: Set<number>;
   /** Row bitsets (made at first use, kept in step). */
   bits: RowBitsIndex | null;
+  /** Text postings of the `@search` column (text-postings.ts; made at first use, changed rows noted in them). */
+  text: TextPostings | null;
 }
 
 /** Every live row in one sort's order, and each row's place in it (-1: not in it). */
@@ -63,6 +67,7 @@ export function emptyColumns(keys: readonly string[]): ObjectColumns {
     orders: new Map(),
     touched: new Set(),
     bits: null,
+    text: null,
   };
 }
 
@@ -93,6 +98,15 @@ export function gramPostingsOf(store: ObjectColumns, key: string): GramPostings 
     store.grams.set(key, grams);
   }
   return grams;
+}
+
+/** The column of each row's search vector (its text form): held only for free-text requests. */
+export const SEARCH_COLUMN = '@search';
+
+/** The text postings of the search column: kept, or made (again, when many rows changed since). */
+export function textPostingsOf(store: ObjectColumns): TextPostings {
+  if (!store.text || !textPostingsFresh(store.text, store.uuids.length)) store.text = makeTextPostings(store.columns.get(SEARCH_COLUMN)!);
+  return store.text;
 }
 
 /** The row bitsets of the store's scope: kept, or made. */
@@ -127,6 +141,7 @@ export function putRecord(store: ObjectColumns, record: Omit<FilterableRecord, '
   if (store.bits) enterRowBits(store.bits, row, uuid, valueOf);
   for (const [key, folded] of store.folded) folded[row] = foldedOf(store.columns.get(key)![row]);
   for (const grams of store.grams.values()) grams.changed.add(row);
+  store.text?.changed.set(row, undefined);
   if (store.orders.size > 0) store.touched.add(row);
 }
 
@@ -143,6 +158,7 @@ export function dropRecord(store: ObjectColumns, uuid: string) {
   for (const values of store.columns.values()) values[row] = undefined;
   for (const folded of store.folded.values()) folded[row] = undefined;
   for (const grams of store.grams.values()) grams.changed.add(row);
+  store.text?.changed.set(row, undefined);
   store.free.push(row);
   if (store.orders.size > 0) store.touched.add(row);
 }
@@ -153,7 +169,7 @@ export function dropRecord(store: ObjectColumns, uuid: string) {
  * bitset's word) counts as a quarter of a cell; a row order (a row and a place per row) as one.
  */
 export function cellsOf(store: ObjectColumns): number {
-  let quarters = store.bits ? rowBitsWords(store.bits) : 0;
+  let quarters = (store.bits ? rowBitsWords(store.bits) : 0) + (store.text ? textPostingsQuarters(store.text) : 0);
   for (const g of store.grams.values()) {
     quarters += g.entries + g.others.length;
     for (const b of g.bits.values()) quarters += b.length;

@@ -17,6 +17,8 @@ const systemColumns: Record<string, string> = {
   '@createdBy': 'r.created_by',
   '@updatedBy': 'r.updated_by',
   '@deletedAt': 'r.deleted_at',
+  // The search vector's text form (scoped lexemes and positions: ADR 0016), parsed by the caller.
+  '@search': 'r.search::text',
 };
 
 /**

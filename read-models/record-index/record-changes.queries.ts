@@ -31,8 +31,11 @@ export interface RecordChanges {
   version: string;
   /** The tenant's records with an event the old snapshot did not see. */
   changed: string[];
-  /** Their rows in the object now (a record no longer in it, or never in it, has none); with free text, whether it is found and its rank. */
-  rows: RankedRecord[];
+  /**
+   * Their rows in the object now (a record no longer in it, or never in it, has none); with free
+   * text, whether it is found and its rank; with `search`, its search vector's text form.
+   */
+  rows: (RankedRecord & { search?: string })[];
 }
 
 /**
@@ -40,7 +43,7 @@ export interface RecordChanges {
  * references; `limit` is written into the text, so that a prepared statement's generic plan knows
  * it (with a parameter there, the planner guesses a tenth of the log and keeps planning anew).
  */
-const recordChangesSql = (tenant: string, object: string, snapshot: string, limit: number, query?: string, maxChanged = MATCH_SET_MAX_CHANGED) => `(
+const recordChangesSql = (tenant: string, object: string, snapshot: string, limit: number, query?: string, maxChanged = MATCH_SET_MAX_CHANGED, search = false) => `(
   with recent as (
     (select e.tenant, e.stream_id from events e
       where e.transaction_id >= pg_snapshot_xmax(${snapshot}::text::pg_snapshot)
@@ -63,19 +66,20 @@ const recordChangesSql = (tenant: string, object: string, snapshot: string, limi
     'changed', (select coalesce(json_agg(uuid), '[]') from changed where not (select o from overflow)),
     'rows', (select coalesce(json_agg(json_build_object('uuid', c.uuid, 'createdAt', c.created_at, 'updatedAt', c.updated_at,
                'createdBy', c.created_by, 'updatedBy', c.updated_by, 'deletedAt', c.deleted_at, 'properties', c.vals${query ? `,
-               'hit', c.search @@ ${textQuery(object, query)}, 'rank', ts_rank(c.search, ${textQuery(object, query)})` : ''})), '[]')
+               'hit', c.search @@ ${textQuery(object, query)}, 'rank', ts_rank(c.search, ${textQuery(object, query)})` : ''}${search ? `, 'search', c.search::text` : ''})), '[]')
                from records c where not (select o from overflow) and c.tenant = ${tenant} and c.object_uuid = ${object}::uuid and c.uuid in (select uuid from changed))
   ))`;
 
 /**
- * The object's record changes since `snapshot` (with `query`, each row's hit and rank), within the
- * limits (MATCH_SET_MAX_EVENTS, MATCH_SET_MAX_CHANGED unless given: tests give small ones).
+ * The object's record changes since `snapshot` (with `query`, each row's hit and rank; with
+ * `search`, each row's search vector), within the limits (MATCH_SET_MAX_EVENTS,
+ * MATCH_SET_MAX_CHANGED unless given: tests give small ones).
  */
 export async function recordChangesSince(
-  sql: Sql, tenant: string, objectUuid: string, snapshot: string, query?: string, limits = { events: MATCH_SET_MAX_EVENTS, changed: MATCH_SET_MAX_CHANGED },
+  sql: Sql, tenant: string, objectUuid: string, snapshot: string, query?: string, limits = { events: MATCH_SET_MAX_EVENTS, changed: MATCH_SET_MAX_CHANGED }, search = false,
 ): Promise<RecordChanges> {
-  const text = `select ${recordChangesSql('$1', '$2', '$3', limits.events, query ? '$4' : undefined, limits.changed)} as changes`;
-  const name = `records_changes_since${query ? '_text' : ''}_${Math.trunc(limits.events)}_${Math.trunc(limits.changed)}`;
+  const text = `select ${recordChangesSql('$1', '$2', '$3', limits.events, query ? '$4' : undefined, limits.changed, search)} as changes`;
+  const name = `records_changes_since${query ? '_text' : ''}${search ? '_search' : ''}_${Math.trunc(limits.events)}_${Math.trunc(limits.changed)}`;
   const [row] = await sql.query<{ changes: RecordChanges }>(text, [tenant, objectUuid, snapshot, ...(query ? [query] : [])], name);
   return row!.changes;
 }

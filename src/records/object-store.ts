@@ -1,4 +1,4 @@
-import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
+import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, SEARCH_COLUMN, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
 import { objectRows } from '../../read-models/record-index/object-rows.queries.js';
 import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
 import { objectRecordCount } from '../../read-models/records.queries.js';
@@ -161,7 +161,8 @@ export async function refreshObject(sql: Sql, tenant: string, objectUuid: string
   if (object.refreshing) return object.refreshing;
   objectStoreStats.refreshed++;
   const run = (async () => {
-    const changes = await recordChangesSince(sql, tenant, objectUuid, object.snapshot);
+    // Held search vectors come with the changed rows, so the text postings follow them too.
+    const changes = await recordChangesSince(sql, tenant, objectUuid, object.snapshot, undefined, undefined, object.columns.columns.has(SEARCH_COLUMN));
     if (changes.overflow) {
       const again = await read(sql, tenant, objectUuid, [...object.columns.columns.keys()]);
       object.columns = again.columns;

@@ -17,7 +17,8 @@ import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setB
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
-import { heldObject, objectScanned, objectStoreStats, refreshObject } from './object-store.js';
+import { heldObject, objectScanned, objectStoreOn, objectStoreStats, refreshObject } from './object-store.js';
+import { plainTextQuery } from './text-queries.js';
 import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { definitionsOf } from './record-definitions.js';
 import { objectNotFound, type Created } from './records.service.js';
@@ -102,18 +103,23 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
    * The total and the page's records from the object's held columns (object-store.ts): the
    * columns scanned, the page's records read with the object's change count; when it is not the
    * count the columns were read at, they are brought up to date and scanned again. Null when the
-   * store does not answer (off, too large, free text, a relation, or writes kept overtaking it).
+   * store does not answer (off, too large, an unfiltered list, free text that is not one word or
+   * an AND of words (ADR 0016), a relation, or writes kept overtaking it).
    */
   async function fromStore(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean): Promise<{ total: number; rows: RecordViewRow[] } | null> {
     const { tenant, objectUuid } = target;
-    if (!logged || compiled.query || Object.keys(target.relations ?? {}).length > 0) return null;
-    if (compiled.filter.all.length === 0 && compiled.filter.anyOf.length === 0) return null;
-    const keys = requestColumns(compiled);
+    if (!logged || Object.keys(target.relations ?? {}).length > 0) return null;
+    if (!compiled.query && compiled.filter.all.length === 0 && compiled.filter.anyOf.length === 0) return null;
+    if (compiled.query && !objectStoreOn()) return null;
+    const text = compiled.query ? await plainTextQuery(db, objectUuid, compiled.query) : undefined;
+    if (text === null) return null;
+    const request = { ...compiled, text };
+    const keys = requestColumns(request);
     for (let attempt = 0; attempt < 3; attempt++) {
       const object = await heldObject(db, tenant, objectUuid, keys);
       if (!object) return null;
       const { version } = object;
-      const { total, uuids } = scanColumns(object.columns, compiled);
+      const { total, uuids } = scanColumns(object.columns, request);
       objectScanned(tenant, objectUuid, object);
       const at = uuids.length > 0 ? await recordViewsAt(db, tenant, objectUuid, uuids, { links }) : { rows: [], ...(await objectChanges(db, tenant, objectUuid)) };
       if (at.version === version && at.rows.length === uuids.length) {

@@ -1,0 +1,137 @@
+import { hasBit, type Bits } from './row-bits.js';
+import { parseVector, tsRank, type ParsedVector, type Positions } from './text-rank.js';
+
+/**
+ * Text postings of an object's search vectors (the `@search` column: each row's `tsvector` in
+ * its text form, read from PostgreSQL; ADR 0016): for each lexeme, the rows whose vector held it
+ * when the postings were made, ascending, each with its positions. A plain query (one lexeme, or
+ * an AND of lexemes: text-rank.ts) is matched by the rows of its rarest lexeme that hold the
+ * others too (a binary search in their postings), and ranked from the positions found.
+ *
+ * Kept in step as gram postings are (gram-postings.ts): a row changed since they were made is
+ * not trusted in them; its vector is parsed again (once, at its first use) and tested on its own.
+ * When the changed rows pass a share of the rows, the postings are made again at their next use.
+ * Flat typed arrays, not an array per lexeme: a lexeme costs a map entry and two numbers.
+ */
+export interface TextPostings {
+  /** Lexeme (as the vector holds it: scoped to the object) to its number. */
+  readonly ids: Map<string, number>;
+  /** Lexeme number to its first entry; `first[id + 1]` ends its entries. */
+  readonly first: Int32Array;
+  /** Entry to its row (ascending within a lexeme). */
+  readonly rows: Int32Array;
+  /** Entry to its first position in `pos`; `at[entry + 1]` ends them. */
+  readonly at: Int32Array;
+  readonly pos: Uint16Array;
+  /** Rows changed (or added) since they were made, with their vector parsed again (undefined until first used). */
+  readonly changed: Map<number, ParsedVector | undefined>;
+  /** Rows of the column when they were made. */
+  readonly made: number;
+}
+
+const vectorOf = (v: unknown): ParsedVector | null => (typeof v === 'string' ? parseVector(v) : null);
+
+/** The postings of a column of vectors (text forms; anything else holds no lexeme). */
+export function makeTextPostings(values: readonly unknown[]): TextPostings {
+  const vectors = values.map(vectorOf);
+  const ids = new Map<string, number>();
+  const counts: number[] = [];
+  let positions = 0;
+  for (const v of vectors) {
+    if (!v) continue;
+    for (const [lexeme, p] of v) {
+      let id = ids.get(lexeme);
+      if (id === undefined) {
+        ids.set(lexeme, (id = counts.length));
+        counts.push(0);
+      }
+      counts[id]!++;
+      positions += p.length;
+    }
+  }
+  const first = new Int32Array(counts.length + 1);
+  for (let id = 0; id < counts.length; id++) first[id + 1] = first[id]! + counts[id]!;
+  const entries = first[counts.length]!;
+  const rows = new Int32Array(entries);
+  const filled = first.slice(0, counts.length);
+  // Rows in order, so each lexeme's entries are ascending; positions placed after, entry by entry.
+  vectors.forEach((v, row) => {
+    if (v) for (const lexeme of v.keys()) rows[filled[ids.get(lexeme)!]!++] = row;
+  });
+  const at = new Int32Array(entries + 1);
+  const byEntry: (Positions | undefined)[] = new Array(entries);
+  filled.set(first.subarray(0, counts.length));
+  vectors.forEach((v) => {
+    if (v) for (const [lexeme, p] of v) byEntry[filled[ids.get(lexeme)!]!++] = p;
+  });
+  const pos = new Uint16Array(positions);
+  for (let e = 0; e < entries; e++) {
+    const p = byEntry[e]!;
+    pos.set(p, at[e]!);
+    at[e + 1] = at[e]! + p.length;
+  }
+  return { ids, first, rows, at, pos, changed: new Map(), made: values.length };
+}
+
+/** Whether the postings are worth keeping as they are (else made again): few rows changed since. */
+export const textPostingsFresh = (t: TextPostings, rows: number) => t.changed.size <= Math.max(64, rows >> 4);
+
+/** The entry of `row` among a lexeme's entries, or -1. */
+function entryOf(t: TextPostings, id: number, row: number): number {
+  let lo = t.first[id]!;
+  let hi = t.first[id + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const r = t.rows[mid]!;
+    if (r === row) return mid;
+    if (r < row) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+const positionsAt = (t: TextPostings, entry: number) => t.pos.subarray(t.at[entry]!, t.at[entry + 1]!);
+
+/**
+ * The rows of `within` whose vector holds every lexeme of a plain query (text-rank.ts
+ * `plainQuery`: distinct, in rank order), and each one's `ts_rank`. `values`: the column, for the
+ * rows changed since the postings were made.
+ */
+export function textMatches(t: TextPostings, values: readonly unknown[], lexemes: readonly string[], within: Bits): { rows: number[]; ranks: Map<number, number> } {
+  const rows: number[] = [];
+  const ranks = new Map<number, number>();
+  const ids = lexemes.map((l) => t.ids.get(l) ?? -1);
+  const size = (id: number) => (id < 0 ? 0 : t.first[id + 1]! - t.first[id]!);
+  let rarest = 0;
+  for (let i = 1; i < ids.length; i++) if (size(ids[i]!) < size(ids[rarest]!)) rarest = i;
+  const seed = ids[rarest]!;
+  if (seed >= 0) {
+    const items: Positions[] = new Array(ids.length);
+    for (let e = t.first[seed]!; e < t.first[seed + 1]!; e++) {
+      const row = t.rows[e]!;
+      if (!hasBit(within, row) || t.changed.has(row)) continue;
+      let all = true;
+      for (let i = 0; i < ids.length && all; i++) {
+        const entry = i === rarest ? e : ids[i]! < 0 ? -1 : entryOf(t, ids[i]!, row);
+        if (entry < 0) all = false;
+        else items[i] = positionsAt(t, entry);
+      }
+      if (!all) continue;
+      rows.push(row);
+      ranks.set(row, tsRank(items));
+    }
+  }
+  for (const [row, parsed] of t.changed) {
+    if (!hasBit(within, row)) continue;
+    let v = parsed;
+    if (v === undefined) t.changed.set(row, (v = vectorOf(values[row]) ?? new Map()));
+    const items = lexemes.map((l) => v.get(l));
+    if (items.some((p) => p === undefined)) continue;
+    rows.push(row);
+    ranks.set(row, tsRank(items as Positions[]));
+  }
+  return { rows, ranks };
+}
+
+/** What the postings hold, in quarter cells (a 4-byte number each; a lexeme's map entry as 16; a changed row's vector as 16). */
+export const textPostingsQuarters = (t: TextPostings) => t.first.length + t.rows.length * 2 + t.pos.length / 2 + t.ids.size * 16 + t.changed.size * 16;
