@@ -95,7 +95,7 @@ const posOf = (p: number) => p & (MAXENTRYPOS - 1);
 
 function wordDistance(w: number): number {
   if (w > 100) return f(1e-30);
-  return f(1.0 / (1.005 + 0.05 * Math.exp(w / 8.0 - 7.0)));
+  return f(1.0 / (1.005 + 0.05 * Math.exp(w / 1.5 - 2)));
 }
 
 /** calc_rank_or: each lexeme's positions (null: not in the vector), over the query's distinct lexemes. */
