@@ -3,6 +3,7 @@ import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aRelation } from '../schema/schema-fixtures.js';
 import { aRecord, anObjectWith, call, data, index, type TestObject } from './records-fixtures.js';
+import { objectStoreStats } from '../../src/records/object-store.js';
 
 // Free text (`query` of an index request): ranked, websearch syntax, scoped to the object whose
 // index is asked (the search vector's lexemes carry the object's key: migration 0006).
@@ -93,5 +94,25 @@ describe('a free-text page read with its records (one statement)', () => {
     // `show` without relations: no links read, as the record's read with the same fields.
     const shown = await index(t.app, admin, deals.name, { query: 'pemaro holdings', show: ['name'] });
     expect(shown.body.data).toEqual([{ ...(await data(t.app, admin, 'GET', `/api/v2/${deals.name}/${a.uuid}?fields=name`)), relations: [] }]);
+  });
+});
+
+describe('free text answered by the in-process index (ADR 0016)', () => {
+  it('shows an update, an archive and a restore at the next list', async () => {
+    const stage = await anObjectWith(t.app, admin, { name: {} });
+    const a = await aRecord(t.app, admin, stage.name, { name: 'Tovari one' });
+    await aRecord(t.app, admin, stage.name, { name: 'Tovari tovari two' });
+    const answered = objectStoreStats.answered;
+    expect(await names(stage.name, 'tovari')).toEqual({ total: 2, names: ['Tovari tovari two', 'Tovari one'] });
+    expect(objectStoreStats.answered, 'held columns answered').toBe(answered + 1);
+    expect((await call(t.app, admin, 'PUT', `/api/v2/records/${a.uuid}`, { properties: { name: 'Pelumo one' } })).status).toBe(200);
+    expect(await names(stage.name, 'tovari')).toEqual({ total: 1, names: ['Tovari tovari two'] });
+    expect(await names(stage.name, 'pelumo one')).toEqual({ total: 1, names: ['Pelumo one'] });
+    expect((await call(t.app, admin, 'DELETE', `/api/v2/records/${a.uuid}`)).status).toBe(200);
+    expect((await names(stage.name, 'pelumo')).total).toBe(0);
+    expect((await index(t.app, admin, stage.name, { query: 'pelumo', archived: 'only' })).body.total).toBe(1);
+    expect((await call(t.app, admin, 'POST', `/api/v2/records/${a.uuid}/restore`, {})).status).toBe(200);
+    expect(await names(stage.name, 'pelumo')).toEqual({ total: 1, names: ['Pelumo one'] });
+    expect(objectStoreStats.answered, 'every list above from held columns').toBe(answered + 6);
   });
 });
