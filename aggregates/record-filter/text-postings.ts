@@ -1,5 +1,5 @@
 import { hasBit, type Bits } from './row-bits.js';
-import { parseVector, tsRank, type ParsedVector, type Positions } from './text-rank.js';
+import { parseVector, readVector, tsRank, type ParsedVector, type Positions } from './text-rank.js';
 
 /**
  * Text postings of an object's search vectors (the `@search` column: each row's `tsvector` in
@@ -31,44 +31,69 @@ export interface TextPostings {
 
 const vectorOf = (v: unknown): ParsedVector | null => (typeof v === 'string' ? parseVector(v) : null);
 
-/** The postings of a column of vectors (text forms; anything else holds no lexeme). */
+/** An Int32Array / Uint16Array grown by doubling. */
+function grown<T extends Int32Array | Uint16Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/**
+ * The postings of a column of vectors (text forms; anything else holds no lexeme): the vectors
+ * read once into flat entries (lexeme, row, first position), then placed lexeme by lexeme (a
+ * counting sort, rows staying ascending). No array or map is made per row or per lexeme.
+ */
 export function makeTextPostings(values: readonly unknown[]): TextPostings {
-  const vectors = values.map(vectorOf);
   const ids = new Map<string, number>();
-  const counts: number[] = [];
+  let lexOf = new Int32Array(1 << 16);
+  let rowOf = new Int32Array(1 << 16);
+  let startOf = new Int32Array(1 << 16);
+  let read = new Uint16Array(1 << 16);
+  let entries = 0;
   let positions = 0;
-  for (const v of vectors) {
-    if (!v) continue;
-    for (const [lexeme, p] of v) {
-      let id = ids.get(lexeme);
-      if (id === undefined) {
-        ids.set(lexeme, (id = counts.length));
-        counts.push(0);
-      }
-      counts[id]!++;
-      positions += p.length;
+  let counts = new Int32Array(1 << 12);
+  let row = 0;
+  const onLexeme = (lexeme: string) => {
+    let id = ids.get(lexeme);
+    if (id === undefined) {
+      ids.set(lexeme, (id = ids.size));
+      counts = grown(counts, ids.size);
     }
+    counts[id]!++;
+    if (entries === lexOf.length) {
+      lexOf = grown(lexOf, entries + 1);
+      rowOf = grown(rowOf, entries + 1);
+      startOf = grown(startOf, entries + 1);
+    }
+    lexOf[entries] = id;
+    rowOf[entries] = row;
+    startOf[entries++] = positions;
+  };
+  const onPosition = (p: number) => {
+    read = grown(read, positions + 1);
+    read[positions++] = p;
+  };
+  for (; row < values.length; row++) {
+    const v = values[row];
+    if (typeof v === 'string') readVector(v, onLexeme, onPosition);
   }
-  const first = new Int32Array(counts.length + 1);
-  for (let id = 0; id < counts.length; id++) first[id + 1] = first[id]! + counts[id]!;
-  const entries = first[counts.length]!;
+  const lexemes = ids.size;
+  const first = new Int32Array(lexemes + 1);
+  for (let id = 0; id < lexemes; id++) first[id + 1] = first[id]! + counts[id]!;
+  const place = first.slice(0, lexemes);
+  const order = new Int32Array(entries);
+  for (let e = 0; e < entries; e++) order[place[lexOf[e]!]!++] = e;
   const rows = new Int32Array(entries);
-  const filled = first.slice(0, counts.length);
-  // Rows in order, so each lexeme's entries are ascending; positions placed after, entry by entry.
-  vectors.forEach((v, row) => {
-    if (v) for (const lexeme of v.keys()) rows[filled[ids.get(lexeme)!]!++] = row;
-  });
   const at = new Int32Array(entries + 1);
-  const byEntry: (Positions | undefined)[] = new Array(entries);
-  filled.set(first.subarray(0, counts.length));
-  vectors.forEach((v) => {
-    if (v) for (const [lexeme, p] of v) byEntry[filled[ids.get(lexeme)!]!++] = p;
-  });
   const pos = new Uint16Array(positions);
-  for (let e = 0; e < entries; e++) {
-    const p = byEntry[e]!;
-    pos.set(p, at[e]!);
-    at[e + 1] = at[e]! + p.length;
+  for (let k = 0; k < entries; k++) {
+    const e = order[k]!;
+    rows[k] = rowOf[e]!;
+    const from = startOf[e]!;
+    const to = e + 1 < entries ? startOf[e + 1]! : positions;
+    pos.set(read.subarray(from, to), at[k]!);
+    at[k + 1] = at[k]! + (to - from);
   }
   return { ids, first, rows, at, pos, changed: new Map(), made: values.length };
 }

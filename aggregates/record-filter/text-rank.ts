@@ -15,52 +15,86 @@ export type ParsedVector = Map<string, Positions>;
 
 const f = Math.fround;
 
-const weightOf: Record<string, number> = { A: 3, B: 2, C: 1, D: 0 };
-
-/** The lexeme quoted at `text[i]` (`''` a quote, `\x` the character x, as tsvectorout / tsqueryout write them) and where it ends. */
-function quoted(text: string, i: number): { lexeme: string; end: number } | null {
-  if (text[i] !== "'") return null;
+/** Where the lexeme quoted at `text[i]` ends (after its closing quote), its text in `out.lexeme`; -1 when none is quoted there. */
+function quoted(text: string, i: number, out: { lexeme: string }): number {
+  if (text.charCodeAt(i) !== 39) return -1;
+  const close = text.indexOf("'", i + 1);
+  if (close < 0) return -1;
+  // Most lexemes hold no quote and no backslash: the text up to the next quote is the lexeme.
+  let plain = text.charCodeAt(close + 1) !== 39;
+  for (let j = i + 1; plain && j < close; j++) if (text.charCodeAt(j) === 92) plain = false;
+  if (plain) {
+    out.lexeme = text.slice(i + 1, close);
+    return close + 1;
+  }
+  // `''` is a quote, `\x` the character x (as tsvectorout / tsqueryout write them).
   let lexeme = '';
   let start = i + 1;
   for (let j = start; j < text.length; j++) {
-    const c = text[j];
-    if (c === '\\') {
+    const c = text.charCodeAt(j);
+    if (c === 92) {
       lexeme += text.slice(start, j) + (text[j + 1] ?? '');
       start = ++j + 1;
-    } else if (c === "'") {
-      if (text[j + 1] === "'") {
+    } else if (c === 39) {
+      if (text.charCodeAt(j + 1) === 39) {
         lexeme += text.slice(start, j) + "'";
         start = ++j + 1;
-      } else return { lexeme: lexeme + text.slice(start, j), end: j + 1 };
+      } else {
+        out.lexeme = lexeme + text.slice(start, j);
+        return j + 1;
+      }
     }
   }
-  return null;
+  return -1;
 }
 
-/** The text form of a tsvector (`'a':1,3A 'b'`) as lexemes and positions. */
-export function parseVector(text: string): ParsedVector {
-  const out: ParsedVector = new Map();
+/**
+ * Reads the text form of a tsvector (`'a':1,3A 'b'`): `lexeme` with each lexeme (unescaped), then
+ * `position` with each of its positions as PostgreSQL keeps them (none: the lexeme has none).
+ */
+export function readVector(text: string, lexeme: (l: string) => void, position: (p: number) => void) {
+  const out = { lexeme: '' };
   let i = 0;
   while (i < text.length) {
-    const q = quoted(text, i);
-    if (!q) throw new Error('not the text form of a tsvector');
-    i = q.end;
-    const positions: number[] = [];
-    if (text[i] === ':') {
+    i = quoted(text, i, out);
+    if (i < 0) throw new Error('not the text form of a tsvector');
+    lexeme(out.lexeme);
+    if (text.charCodeAt(i) === 58) {
       i++;
       for (;;) {
         let n = 0;
-        while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) n = n * 10 + text.charCodeAt(i++) - 48;
-        const w = weightOf[text[i] ?? ''];
-        if (w !== undefined) i++;
-        positions.push(((w ?? 0) << 14) | n);
-        if (text[i] !== ',') break;
+        let c = text.charCodeAt(i);
+        while (c >= 48 && c <= 57) {
+          n = n * 10 + c - 48;
+          c = text.charCodeAt(++i);
+        }
+        const w = c === 65 ? 3 : c === 66 ? 2 : c === 67 ? 1 : c === 68 ? 0 : -1;
+        if (w >= 0) i++;
+        position((Math.max(w, 0) << 14) | n);
+        if (text.charCodeAt(i) !== 44) break;
         i++;
       }
     }
-    out.set(q.lexeme, Uint16Array.from(positions));
-    if (text[i] === ' ') i++;
+    if (text.charCodeAt(i) === 32) i++;
   }
+}
+
+/** The text form of a tsvector as lexemes and positions. */
+export function parseVector(text: string): ParsedVector {
+  const out: ParsedVector = new Map();
+  let last = '';
+  let positions: number[] | null = null;
+  const flush = () => positions && out.set(last, Uint16Array.from(positions));
+  readVector(
+    text,
+    (l) => {
+      flush();
+      last = l;
+      positions = [];
+    },
+    (p) => positions!.push(p),
+  );
+  flush();
   return out;
 }
 
@@ -75,11 +109,11 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.
 export function plainQuery(text: string): string[] | null {
   const lexemes: string[] = [];
   let i = 0;
+  const out = { lexeme: '' };
   for (;;) {
-    const q = quoted(text, i);
-    if (!q) return null;
-    lexemes.push(q.lexeme);
-    i = q.end;
+    i = quoted(text, i, out);
+    if (i < 0) return null;
+    lexemes.push(out.lexeme);
     if (i === text.length) break;
     if (!text.startsWith(' & ', i)) return null;
     i += 3;
