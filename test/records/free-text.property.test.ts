@@ -1,13 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
 import { objectStoreStats } from '../../src/records/object-store.js';
 import { catalogOf } from '../../src/records/records.reads.js';
-import { signUpWithCompany, type TestTenant } from '../support/actors.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useAppWithAdmin } from '../support/test-app.js';
 import { anObjectWith, call, data } from './records-fixtures.js';
 
 /**
@@ -39,23 +38,17 @@ const requestArb = fc.record(
   { requiredKeys: ['query', 'limit', 'page'] },
 );
 
-let t: TestApp;
-let admin: TestTenant;
-beforeAll(async () => {
-  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10' });
-  admin = await signUpWithCompany(t.app);
-});
-afterAll(async () => t.close());
+const app = useAppWithAdmin();
 
 const stats = { compared: 0, nonEmpty: 0, multi: 0 };
 
 /** The same request through the app (the in-process index) and through the SQL path alone. */
 async function expectSameAnswer(objectName: string, body: Record<string, unknown>) {
-  const res = await call(t.app, admin, 'POST', `/api/v2/${objectName}/index`, body);
+  const res = await call(app.t.app, app.admin, 'POST', `/api/v2/${objectName}/index`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const object = (await loadRecordObject(t.platform.db, admin.companyUuid, objectName))!;
+  const object = (await loadRecordObject(app.t.platform.db, app.admin.companyUuid, objectName))!;
   const compiled = compileIndexRequest({ properties: catalogOf([object]) }, recordIndexRequestSchema.parse(body));
-  const sql = await indexRecords(t.platform.db, { tenant: admin.companyUuid, objectUuid: object.objectUuid }, compiled);
+  const sql = await indexRecords(app.t.platform.db, { tenant: app.admin.companyUuid, objectUuid: object.objectUuid }, compiled);
   expect({ total: res.body.total, uuids: res.body.data.map((r: { uuid: string }) => r.uuid) }, JSON.stringify(body)).toEqual({ total: sql.total, uuids: sql.uuids });
   stats.compared++;
   if (sql.total > 0) stats.nonEmpty++;
@@ -72,16 +65,16 @@ describe('free text in process equals the SQL path', () => {
         fc.array(opArb, { maxLength: 8 }),
         fc.array(requestArb, { minLength: 2, maxLength: 4 }),
         async (records, ops, requests) => {
-          const object = await anObjectWith(t.app, admin, { name: {}, body: { format: 'textarea' }, stage: {} });
+          const object = await anObjectWith(app.t.app, app.admin, { name: {}, body: { format: 'textarea' }, stage: {} });
           const uuids: string[] = [];
-          for (const values of records) uuids.push((await data(t.app, admin, 'POST', `/api/v2/${object.name}`, { properties: values })).uuid);
+          for (const values of records) uuids.push((await data(app.t.app, app.admin, 'POST', `/api/v2/${object.name}`, { properties: values })).uuid);
           // First read: the object's columns (search vectors too) are read and held.
           for (const body of requests) await expectSameAnswer(object.name, body);
           for (const op of ops) {
             const uuid = uuids[op.at % uuids.length]!;
-            if (op.kind === 'update') await call(t.app, admin, 'PUT', `/api/v2/records/${uuid}`, { properties: op.values });
-            else if (op.kind === 'archive') await call(t.app, admin, 'DELETE', `/api/v2/records/${uuid}`);
-            else await call(t.app, admin, 'POST', `/api/v2/records/${uuid}/restore`, {});
+            if (op.kind === 'update') await call(app.t.app, app.admin, 'PUT', `/api/v2/records/${uuid}`, { properties: op.values });
+            else if (op.kind === 'archive') await call(app.t.app, app.admin, 'DELETE', `/api/v2/records/${uuid}`);
+            else await call(app.t.app, app.admin, 'POST', `/api/v2/records/${uuid}/restore`, {});
           }
           // After the changes: the held columns are brought up to date from the event log.
           for (const body of requests) await expectSameAnswer(object.name, body);

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { signUpWithCompany, type TestTenant } from './actors.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openPlatform, type OpenedPlatform } from '../../src/platform.js';
@@ -25,6 +27,28 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       await platform.close();
+    },
+  };
+}
+
+/**
+ * For a test file's tests: the app on a fresh test database (`startTestApp` with a cheap password
+ * hash) and an admin signed up with a company, made before the tests and closed after them.
+ */
+export function useAppWithAdmin(env: Record<string, string> = {}): { readonly t: TestApp; readonly admin: TestTenant } {
+  let t: TestApp | undefined;
+  let admin: TestTenant | undefined;
+  beforeAll(async () => {
+    t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', ...env });
+    admin = await signUpWithCompany(t.app);
+  });
+  afterAll(async () => t?.close());
+  return {
+    get t() {
+      return t!;
+    },
+    get admin() {
+      return admin!;
     },
   };
 }
