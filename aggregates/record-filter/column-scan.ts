@@ -84,25 +84,33 @@ function matchingRows(store: ObjectColumns, request: Pick<CompiledIndexRequest, 
   return { rows, count };
 }
 
-/** Orders two rows as `compareSortKeys` orders their sort keys (missing values last either way; uuid last). */
-export function rowOrder(store: ObjectColumns, sort: readonly CompiledSort[]): (a: number, b: number) => number {
-  const keys = effectiveSort(sort).map(({ field, direction }) => {
+type SortColumn = { values: readonly unknown[]; sign: number; field: CompiledSort['field']; text: boolean };
+
+/** The columns of `effectiveSort(sort)`'s keys, each with how its values compare. */
+function sortColumns(store: ObjectColumns, sort: readonly CompiledSort[]): SortColumn[] {
+  return effectiveSort(sort).map(({ field, direction }) => {
     const values = field.system && field.name === 'uuid' ? store.uuids : store.columns.get(columnKey(field));
     if (!values) throw new Error(`column ${columnKey(field)} is not held`);
     const sign = direction === 'desc' ? -1 : 1;
     const text = !numeric(field.type) && field.type !== 'boolean';
     return { values, sign, field, text };
   });
+}
+
+/** Orders two sort values of a key (`sortValueOf`'s): missing values last either way. */
+function compareSortValues(k: SortColumn, x: unknown, y: unknown): number {
+  if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+  const c = k.text ? compareText(String(x), String(y)) : Number(x) - Number(y);
+  return c === 0 ? 0 : k.sign * c;
+}
+
+/** Orders two rows as `compareSortKeys` orders their sort keys (missing values last either way; uuid last). */
+export function rowOrder(store: ObjectColumns, sort: readonly CompiledSort[]): (a: number, b: number) => number {
+  const keys = sortColumns(store, sort);
   return (a, b) => {
     for (const k of keys) {
-      const x = sortValueOf(k.field, k.values[a]);
-      const y = sortValueOf(k.field, k.values[b]);
-      if (x === null || y === null) {
-        if (x === y) continue;
-        return x === null ? 1 : -1;
-      }
-      const c = k.text ? compareText(String(x), String(y)) : Number(x) - Number(y);
-      if (c !== 0) return k.sign * c;
+      const c = compareSortValues(k, sortValueOf(k.field, k.values[a]), sortValueOf(k.field, k.values[b]));
+      if (c !== 0) return c;
     }
     return 0;
   };
@@ -277,13 +285,26 @@ function scanText(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'sor
   const start = pageOffset(request.page, request.limit);
   if (start >= total) return { total, uuids: [] };
   const end = Math.min(total, start + request.limit);
-  const matches = Int32Array.from(found.rows);
   let page: number[];
   if (request.sort.length > 0) {
+    const matches = Int32Array.from(found.rows);
     page = pageRows(store, request.sort, few, total, start, end, () => matches, () => bitsOfRows(matches, wordsFor(store.uuids.length)));
   } else {
-    const then = rowOrder(store, []);
-    page = firstRows(matches, end, (a, b) => found.ranks.get(b)! - found.ranks.get(a)! || then(a, b)).slice(start);
+    // Rank desc, then the default keys: each match's values read once, not at every comparison.
+    const keys = sortColumns(store, []);
+    const values = found.rows.map((row) => keys.map((k) => sortValueOf(k.field, k.values[row])));
+    const order = (i: number, j: number) => {
+      const c = found.ranks[j]! - found.ranks[i]!;
+      if (c !== 0) return c;
+      for (let n = 0; n < keys.length; n++) {
+        const d = compareSortValues(keys[n]!, values[i]![n], values[j]![n]);
+        if (d !== 0) return d;
+      }
+      return 0;
+    };
+    const at = new Int32Array(total);
+    for (let i = 0; i < total; i++) at[i] = i;
+    page = firstRows(at, end, order).slice(start).map((i) => found.rows[i]!);
   }
   return { total, uuids: page.map((row) => store.uuids[row]!) };
 }

@@ -119,12 +119,12 @@ const positionsAt = (t: TextPostings, entry: number) => t.pos.subarray(t.at[entr
 
 /**
  * The rows of `within` whose vector holds every lexeme of a plain query (text-rank.ts
- * `plainQuery`: distinct, in rank order), and each one's `ts_rank`. `values`: the column, for the
- * rows changed since the postings were made.
+ * `plainQuery`: distinct, in rank order), and each one's `ts_rank` (`ranks[i]` of `rows[i]`).
+ * `values`: the column, for the rows changed since the postings were made.
  */
-export function textMatches(t: TextPostings, values: readonly unknown[], lexemes: readonly string[], within: Bits): { rows: number[]; ranks: Map<number, number> } {
+export function textMatches(t: TextPostings, values: readonly unknown[], lexemes: readonly string[], within: Bits): { rows: number[]; ranks: number[] } {
   const rows: number[] = [];
-  const ranks = new Map<number, number>();
+  const ranks: number[] = [];
   const ids = lexemes.map((l) => t.ids.get(l) ?? -1);
   const size = (id: number) => (id < 0 ? 0 : t.first[id + 1]! - t.first[id]!);
   let rarest = 0;
@@ -143,7 +143,7 @@ export function textMatches(t: TextPostings, values: readonly unknown[], lexemes
       }
       if (!all) continue;
       rows.push(row);
-      ranks.set(row, tsRank(items));
+      ranks.push(tsRank(items));
     }
   }
   for (const [row, parsed] of t.changed) {
@@ -153,7 +153,7 @@ export function textMatches(t: TextPostings, values: readonly unknown[], lexemes
     const items = lexemes.map((l) => v.get(l));
     if (items.some((p) => p === undefined)) continue;
     rows.push(row);
-    ranks.set(row, tsRank(items as Positions[]));
+    ranks.push(tsRank(items as Positions[]));
   }
   return { rows, ranks };
 }
