@@ -26,9 +26,10 @@ export function batchedByKey<R>(read: (keys: readonly Key[]) => Promise<(R | nul
     maxInFlight: options.maxInFlight ?? 1,
     maxBatch: options.maxBatch ?? 64,
     key: (w) => `${w.tenant}\u0000${w.uuid}`,
-    flush: async (batch) => {
+    flush: async (batch, done) => {
       try {
         const rows = await read(batch);
+        done();
         batch.forEach((w, i) => w.resolve(rows[i] ?? null));
       } catch (error) {
         for (const w of batch) w.reject(error);
