@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DurableWriteStream, WRITE_BACK_EVERY } from '../../src/files/storage/durable-write.js';
+import fc from 'fast-check';
+import { DurableWriteStream, unwritten, WRITE_BACK_EVERY } from '../../src/files/storage/durable-write.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'durable-write-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +60,25 @@ describe('DurableWriteStream (the local adapter\'s writer)', () => {
     // The fd is closed once any write-back in flight is done (never under it).
     if (!out.closed) await new Promise<void>((r) => out.once('close', () => r()));
     expect(out.closed).toBe(true);
+  });
+
+  it('writes chunks of any size in order across its 1 MiB gathered writes', async () => {
+    const sizes = [1, 3 << 20, 100 << 10, 7, 1 << 20, (1 << 20) - 1, 2, 512 << 10];
+    const all = sizes.map((n) => randomBytes(n));
+    const path = join(dir, 'e.part');
+    await pipeline(Readable.from(all), new DurableWriteStream(path, { writeBackEvery: 1 << 20 }));
+    expect(readFileSync(path).equals(Buffer.concat(all))).toBe(true);
+  });
+
+  it('after a short writev, what is left is exactly the bytes not yet written', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ minLength: 1, maxLength: 20 }), { maxLength: 6 }), fc.nat(), (arrays, k) => {
+        const buffers = arrays.map((a) => Buffer.from(a));
+        const whole = Buffer.concat(buffers);
+        const n = whole.length === 0 ? 0 : k % (whole.length + 1);
+        expect(Buffer.concat(unwritten(buffers, n)).equals(whole.subarray(n))).toBe(true);
+      }),
+    );
   });
 
   it('never writes over an existing file (wx)', async () => {
