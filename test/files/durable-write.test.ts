@@ -35,7 +35,7 @@ describe('DurableWriteStream (the local adapter\'s writer)', () => {
     const out = new DurableWriteStream(path, { writeBackEvery: 512 << 10 });
     await pipeline(body, out);
     expect(readFileSync(path).equals(Buffer.concat(all))).toBe(true);
-    // 6 MiB with write-back every 512 KiB, writes of 2 MiB: when the last chunk is asked for, at
+    // 6 MiB with write-back every 512 KiB, writes of 1 MiB: when the last chunk is asked for, at
     // most 2 MiB wait in the streams' buffers (16 chunks in each), so the first write is done and a
     // write-back has started. How many more start depends on how long each fdatasync takes (one at
     // a time): a loaded machine may finish only the first.
@@ -54,7 +54,7 @@ describe('DurableWriteStream (the local adapter\'s writer)', () => {
 
   it('a body failing while write-back runs rejects with its error and leaves the file closed', async () => {
     // 6.25 MiB before the failure, at most 2 MiB of it still in the streams' buffers: the first
-    // 2 MiB write is done, so a write-back has started.
+    // write is done, so a write-back has started.
     const { body } = chunks(120, 64 << 10, 100);
     const path = join(dir, 'c.part');
     const out = new DurableWriteStream(path, { writeBackEvery: 256 << 10 });

@@ -7,8 +7,8 @@ import { fdatasync, fsync, writev, WriteStream } from 'node:fs';
  */
 export const WRITE_BACK_EVERY = 16 << 20;
 
-/** Bytes gathered into one positional `writev` (1 MiB measured slower, docs/files.md Session 14). */
-const GATHER = 2 << 20;
+/** Bytes gathered into one positional `writev` (2 MiB cost more CPU under load, docs/files.md Session 14). */
+const GATHER = 1 << 20;
 
 /** fs.WriteStream as Node has it (its constructor and `fd` are not in the type declarations). */
 const FileWriteStream = WriteStream as unknown as new (path: string, o: { flags: string; mode: number; highWaterMark: number }) => WriteStream & { fd: number | null };
