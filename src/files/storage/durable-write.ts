@@ -2,8 +2,8 @@ import { fdatasync, fsync, writev, WriteStream } from 'node:fs';
 
 /**
  * Write-back is started (`fdatasync`, off the critical path) every time this much more is written.
- * 16 MiB, not 64: the final `fsync` waits for the last write-back still in flight, 12-17 ms at
- * 64 MiB against 2-4 ms at 16 on a 200 MB upload (ADR 0010, amended in session 14).
+ * 16 MiB, not 64: the final `fsync` waits for the last write-back still in flight, 7-17 ms at
+ * 64 MiB against 2-5 ms at 16 on a 200 MB upload (ADR 0010, amended in session 14).
  */
 export const WRITE_BACK_EVERY = 16 << 20;
 
