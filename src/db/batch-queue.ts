@@ -13,12 +13,7 @@ export function batchQueue<T>(options: {
   maxInFlight: number;
   maxBatch: number;
   key: (item: T) => string;
-  /**
-   * Settles the batch's items. `done`, when the flush calls it, gives its slot back before the
-   * flush ends: a read calls it as soon as its statement has answered, so the next batch is on
-   * its way to the database while this one's callers are answered (their replies written).
-   */
-  flush: (batch: T[], done: () => void) => Promise<void>;
+  flush: (batch: T[]) => Promise<void>;
 }) {
   let queue: T[] = [];
   let inFlight = 0;
@@ -45,18 +40,14 @@ export function batchQueue<T>(options: {
       // The waiting items spread over the free flushes: every database connection gets work.
       const batch = take(Math.min(options.maxBatch, Math.ceil(queue.length / (options.maxInFlight - inFlight))));
       inFlight++;
-      let freed = false;
-      const done = () => {
-        if (freed) return;
-        freed = true;
-        inFlight--;
-        pump();
-      };
       // `flush` settles its items itself; this only keeps the queue moving. It works for every
       // item's caller, so no one request's client leaving may cancel it.
-      detached(() => options.flush(batch, done))
+      detached(() => options.flush(batch))
         .catch(() => {})
-        .finally(done);
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
     }
   }
 

@@ -26,10 +26,9 @@ export function batchedByKey<R>(read: (keys: readonly Key[]) => Promise<(R | nul
     maxInFlight: options.maxInFlight ?? 1,
     maxBatch: options.maxBatch ?? 64,
     key: (w) => `${w.tenant}\u0000${w.uuid}`,
-    flush: async (batch, done) => {
+    flush: async (batch) => {
       try {
         const rows = await read(batch);
-        done();
         batch.forEach((w, i) => w.resolve(rows[i] ?? null));
       } catch (error) {
         for (const w of batch) w.reject(error);
