@@ -19,7 +19,9 @@
  * these (comma-separated: `create,update`); BENCH_SALT: moves the updates' values (random by
  * default) so a rerun on a reused database writes fresh values; BENCH_UPDATE=numbers: the update
  * sets two numbers only; BENCH_SERVER_FLAGS: extra node flags for the project's server; BENCH_CPU_PROF=<dir>: the project's server writes a
- * V8 CPU profile there (node --cpu-prof) when it stops.
+ * V8 CPU profile there (node --cpu-prof) when it stops. BENCH_CLIENT_READ=bytes: the clients read
+ * each reply's bytes and check its status without parsing its JSON (as wrk or autocannon do); the
+ * default, `json`, parses every reply.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.js';
@@ -82,14 +84,20 @@ interface Req {
   body?: unknown;
 }
 
-const call = async (pool: Pool, req: Req, token?: string): Promise<{ status: number; json: () => Promise<any> }> => {
+/** What the clients do with a reply (BENCH_CLIENT_READ): parse its JSON (`json`), or read its bytes only (`bytes`). */
+const CLIENT_READ = process.env.BENCH_CLIENT_READ === 'bytes' ? 'bytes' : 'json';
+
+const call = async (pool: Pool, req: Req, token?: string): Promise<{ status: number; json: () => Promise<any>; dump: () => Promise<void> }> => {
   const res = await pool.request({
     method: req.method,
     path: req.path,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: req.body === undefined ? undefined : JSON.stringify(req.body),
   });
-  return { status: res.statusCode, json: () => res.body.json() };
+  return { status: res.statusCode, json: () => res.body.json(), dump: async () => {
+    // Every byte read (dump() would stop at its limit and close the connection), none decoded.
+    for await (const _ of res.body);
+  } };
 };
 
 interface Side {
@@ -130,7 +138,7 @@ async function drive(side: Side, next: (i: number) => Req, seconds = SECONDS) {
       while (Date.now() < until) {
         const t0 = performance.now();
         const res = await call(side.pool, next(i++), side.token);
-        await (res as any).json().catch(() => undefined);
+        await (CLIENT_READ === 'bytes' ? res.dump() : res.json().catch(() => undefined));
         if (res.status >= 300) side.errors++;
         side.latencies.push(performance.now() - t0);
       }
