@@ -60,7 +60,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
           let stored: FileStored;
           if (raw) {
             try {
-              stored = await files.store(ctx.tenant, request.raw, name, { ...plan, maxBytes: config.FILES_MAX_FILE_BYTES, scopeOfLimit: 'file' });
+              stored = await files.store(ctx.tenant, request.raw, name, { ...plan, maxBytes: config.FILES_MAX_FILE_BYTES, scopeOfLimit: 'file', writeOnWorker: true });
             } catch (err) {
               return sendUploadFailure(request, reply, err, property);
             }

@@ -22,6 +22,12 @@ export interface UploadPlan {
   accepted: readonly string[];
   visibility: 'private' | 'public';
   pageUuid: string | null;
+  /**
+   * Whether the hash worker may write the bytes itself (ADR 0017), where the storage can: a raw
+   * body's upload only. A multipart part keeps the stream path: with the worker writing, some of
+   * its uploads took twice as long (docs/files.md, Session 14), for a cause not yet found.
+   */
+  writeOnWorker?: boolean;
 }
 
 /** A record's `file` property that a file may be attached to. */
@@ -103,14 +109,23 @@ export function makeFilesService(deps: { db: Db; store: EventStore; storage: Obj
     async store(tenant: string, src: Readable, rawName: string | undefined, plan: UploadPlan, publicFolder = false): Promise<FileStored> {
       const fileUuid = randomUUID();
       const key = this.keyOf(tenant, fileUuid, plan.pageUuid, publicFolder);
-      const inspector = new UploadInspector({ maxBytes: plan.maxBytes, scopeOfLimit: plan.scopeOfLimit, accepted: plan.accepted });
+      const inspector = new UploadInspector({ maxBytes: plan.maxBytes, scopeOfLimit: plan.scopeOfLimit, accepted: plan.accepted, canWriteFile: plan.writeOnWorker === true && storage.putWritten !== undefined });
       // The inspector may refuse before the store has attached to it: keep its error here, so it
       // is never an uncaught one, and make sure the store kept nothing.
       let refused: Error | null = null;
       inspector.on('error', (err) => void (refused ??= err));
-      feed(src, inspector);
       try {
-        await storage.put(key, inspector, 'application/octet-stream');
+        // Local disk, a hash worker free: it hashes and writes each MiB the main thread copies to it (ADR 0017).
+        if (storage.putWritten && inspector.writesFile) {
+          await storage.putWritten(key, (fd) => {
+            const written = inspector.writeInto(fd);
+            feed(src, inspector);
+            return written;
+          });
+        } else {
+          feed(src, inspector);
+          await storage.put(key, inspector, 'application/octet-stream');
+        }
       } catch (err) {
         inspector.abandon();
         throw refused ?? err;

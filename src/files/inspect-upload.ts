@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { OffThreadHash } from './off-thread-hash.js';
 import { countUploadBytes } from './upload-scavenge.js';
 
@@ -65,11 +66,41 @@ export class UploadInspector extends Transform {
   contentType: string | null = null;
   private held: Buffer[] = [];
   private heldBytes = 0;
+  /** Whether the hash worker writes the bytes to a file (`writeInto`) instead of this stream passing them on. */
+  private toFile = false;
 
-  constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[]; hashOn?: 'worker' | 'main' }) {
+  /** `canWriteFile`: take a hash worker now, so `writeInto` may be used (ADR 0017). */
+  constructor(private readonly o: { maxBytes: number; scopeOfLimit: 'file' | 'request'; accepted: readonly string[]; hashOn?: 'worker' | 'main'; canWriteFile?: boolean }) {
     // Room for a few socket reads each way: at the default 16 KiB every chunk pauses the upload.
     super({ writableHighWaterMark: 4 << 20, readableHighWaterMark: 4 << 20 });
-    this.hash = new OffThreadHash(o.hashOn ?? HASH_ON);
+    this.hash = new OffThreadHash(o.canWriteFile && (o.hashOn ?? HASH_ON) === 'worker' ? 'worker-writes' : (o.hashOn ?? HASH_ON));
+  }
+
+  /** Whether a hash worker was free for `writeInto` (asked for with `canWriteFile`). */
+  get writesFile(): boolean {
+    return this.hash.canWrite;
+  }
+
+  /**
+   * The hash worker writes every byte into the open, empty file `fd` (and `fsync`s it); this stream
+   * passes nothing on. Resolves once the stream has ended and every byte is hashed, written and
+   * on disk; rejects (the upload's limit, type, the client, a write error) only once the worker is
+   * done with `fd`, so the caller may close and unlink the file. Before the first write.
+   */
+  async writeInto(fd: number): Promise<void> {
+    this.toFile = true;
+    this.hash.writeTo(fd);
+    this.hash.onFailure = (err) => this.destroy(err);
+    // Nothing is pushed: let the readable side end by itself.
+    this.resume();
+    try {
+      await finished(this);
+      await this.hash.digest();
+    } catch (err) {
+      this.hash.dispose();
+      await this.hash.released();
+      throw err;
+    }
   }
 
   /** The SHA-256 (hex) of every byte that went through; once the stream has ended. */
@@ -84,13 +115,22 @@ export class UploadInspector extends Transform {
       // destroy(), not cb(err): an error handed to _flush's callback escapes as uncaught on Node 20.
       if (!typeAccepted(this.contentType, this.o.accepted)) return void this.destroy(new TypeRefusedError(this.contentType, this.o.accepted));
       this.held = [];
-      cb(null, head);
+      if (!this.toFile) return cb(null, head);
+      // To the file only now, after the check: nothing of a refused upload is written.
+      this.hashThen(head, cb);
     } catch (err) {
       this.destroy(err as Error);
     }
   }
 
+  /** Hashes (and with a file, writes) `chunk`, then `cb`, once the worker is not too far behind. */
+  private hashThen(chunk: Buffer, cb: TransformCallback) {
+    if (this.hash.update(chunk)) cb();
+    else void this.hash.drained().then(() => cb());
+  }
+
   private pass(chunk: Buffer, cb: TransformCallback) {
+    if (this.toFile && this.contentType !== null) return this.hashThen(chunk, cb);
     if (this.contentType !== null) return cb(null, chunk);
     this.held.push(chunk);
     this.heldBytes += chunk.length;
@@ -102,6 +142,8 @@ export class UploadInspector extends Transform {
     this.size += chunk.length;
     countUploadBytes(chunk.length);
     if (this.size > this.o.maxBytes) return cb(new TooLargeError(this.o.scopeOfLimit, this.o.maxBytes));
+    // With a file the head is held unhashed: the worker writes what it hashes (after the type check).
+    if (this.toFile) return this.pass(chunk, cb);
     // The hash worker more than a few MiB behind: wait for it, so memory stays bounded.
     if (this.hash.update(chunk)) this.pass(chunk, cb);
     else void this.hash.drained().then(() => this.pass(chunk, cb));

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,6 +12,7 @@ export interface LocalStorage extends ObjectStorage {
   readonly kind: 'local';
   /** Checks a request to the signed-download route (see url-signing.ts). */
   verify(method: string, path: string, query: Partial<SignedQuery>, nowMs: number): Promise<Verdict>;
+  putWritten: NonNullable<ObjectStorage['putWritten']>;
 }
 
 /**
@@ -40,7 +41,7 @@ async function signingKey(root: string, configured: string | undefined): Promise
 /**
  * Local disk (the embedded default): objects under `<root>/objects/<key>`. A put writes a temporary
  * file in `<root>/tmp` (durable-write.ts: write-back started early, `fsync` before the stream finishes) and renames it into place, so an object is there whole
- * or not at all. Nothing is created until the first write or URL.
+ * or not at all; `putWritten` does the same with a file the caller writes (the upload's hash worker, ADR 0017). Nothing is created until the first write or URL.
  */
 export function createLocalStorage(o: { root: string; publicBaseUrl: string; signingKey?: string }): LocalStorage {
   const objects = join(o.root, 'objects');
@@ -65,6 +66,23 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
         await mkdir(dirname(target), { recursive: true });
         await rename(part, target);
       } catch (err) {
+        await rm(part, { force: true });
+        throw err;
+      }
+    },
+
+    async putWritten(k, write) {
+      const target = pathOf(k);
+      await mkdir(tmp, { recursive: true });
+      const part = join(tmp, `${randomUUID()}.part`);
+      const file = await open(part, 'wx', 0o600);
+      try {
+        await write(file.fd);
+        await file.close();
+        await mkdir(dirname(target), { recursive: true });
+        await rename(part, target);
+      } catch (err) {
+        await file.close().catch(() => undefined);
         await rm(part, { force: true });
         throw err;
       }

@@ -27,6 +27,14 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** A URL that downloads the object with these headers until `ttlSeconds` from `now` (ms) have passed. */
   signedGetUrl(key: string, headers: DownloadHeaders, o: { ttlSeconds: number; now: number }): Promise<string>;
+  /**
+   * Optional (local disk; ADR 0017): puts an object whose bytes the caller writes itself, into the
+   * open descriptor of a new, empty file (positional writes from 0, from any thread of the process).
+   * `write` resolves once every byte is written and `fsync`ed; the file is then closed and becomes
+   * the object. When `write` rejects (only once nothing uses the descriptor any more) the file is
+   * closed and removed, and this rejects with its error: nothing is left under the key or beside it.
+   */
+  putWritten?(key: string, write: (fd: number) => Promise<void>): Promise<void>;
 }
 
 /** Keys are ours: lowercase letters, digits, dashes, dots and slashes, no `..`, no leading slash. */
