@@ -33,6 +33,17 @@ export interface HeldObject {
 /** What the store did since the process started (tests read it; counters, not a cache key). */
 export const objectStoreStats = { answered: 0, refreshed: 0, read: 0, declined: 0, failed: 0 };
 
+/**
+ * Free text's postings cost about this many cells a row over its column (a record's lexemes,
+ * their positions, its own distinct words): an object whose rows times this passes the bound is
+ * not read for free text at all (ADR 0016).
+ */
+const TEXT_CELLS_PER_ROW = 16;
+/** How long an object found too large for free text is left to SQL before it is tried again. */
+const TEXT_DECLINED_MS = 10 * 60_000;
+/** Objects whose free text the store does not hold (too large, or their read failed), until when. */
+const textDeclined = new Map<string, number>();
+
 const held = new Map<string, HeldObject>();
 const loading = new Map<string, Promise<HeldObject | null>>();
 let cells = 0;
@@ -41,7 +52,29 @@ export function configureObjectStore(max: number) {
   maxCells = max;
   held.clear();
   loading.clear();
+  textDeclined.clear();
   cells = 0;
+}
+
+/**
+ * Whether the store may answer free text for the object: not when it found, in the last
+ * TEXT_DECLINED_MS, that the object's text postings pass the bound or its vectors could not be
+ * read. Without this, every free-text request would read the object's vectors again, make the
+ * postings and drop them (seconds a request at 1,000,000 records).
+ */
+export function textMayBeHeld(tenant: string, objectUuid: string): boolean {
+  const key = keyOf(tenant, objectUuid);
+  const until = textDeclined.get(key);
+  if (until === undefined) return maxCells > 0;
+  if (Date.now() < until) return false;
+  textDeclined.delete(key);
+  return maxCells > 0;
+}
+
+function declineText(key: string) {
+  textDeclined.delete(key);
+  textDeclined.set(key, Date.now() + TEXT_DECLINED_MS);
+  if (textDeclined.size > 10_000) textDeclined.delete(textDeclined.keys().next().value!);
 }
 
 export const objectStoreOn = () => maxCells > 0;
@@ -75,6 +108,7 @@ function recount(key: string, object: HeldObject) {
   if (held.get(key) !== object) return;
   const now = cellsOf(object.columns);
   if (now === object.cells) return;
+  if (now > maxCells && object.columns.columns.has(SEARCH_COLUMN)) declineText(key);
   cells += now - (object.cells ?? 0);
   object.cells = now;
   if (cells > maxCells) keep(key, now > maxCells ? null : object);
@@ -140,12 +174,15 @@ async function load(sql: Sql, tenant: string, objectUuid: string, wanted: string
   try {
     // Too large to hold: known from the object's counters before reading a row.
     const count = await objectRecordCount(sql, tenant, objectUuid);
-    if ((count.live + count.archived) * (wanted.length + 1) > maxCells) {
+    const text = wanted.includes(SEARCH_COLUMN);
+    if ((count.live + count.archived) * (wanted.length + 1 + (text ? TEXT_CELLS_PER_ROW : 0)) > maxCells) {
       objectStoreStats.declined++;
+      if (text) declineText(keyOf(tenant, objectUuid));
       return null;
     }
     return await read(sql, tenant, objectUuid, wanted);
   } catch {
+    if (wanted.includes(SEARCH_COLUMN)) declineText(keyOf(tenant, objectUuid));
     // A read that fails (its time limit on a very large object, say) leaves the request to SQL.
     objectStoreStats.failed++;
     return null;

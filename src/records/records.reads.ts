@@ -17,7 +17,7 @@ import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setB
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
-import { heldObject, objectScanned, objectStoreOn, objectStoreStats, refreshObject } from './object-store.js';
+import { heldObject, objectScanned, objectStoreStats, refreshObject, textMayBeHeld } from './object-store.js';
 import { plainTextQuery } from './text-queries.js';
 import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { definitionsOf } from './record-definitions.js';
@@ -110,7 +110,7 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
     const { tenant, objectUuid } = target;
     if (!logged || Object.keys(target.relations ?? {}).length > 0) return null;
     if (!compiled.query && compiled.filter.all.length === 0 && compiled.filter.anyOf.length === 0) return null;
-    if (compiled.query && !objectStoreOn()) return null;
+    if (compiled.query && !textMayBeHeld(tenant, objectUuid)) return null;
     const text = compiled.query ? await plainTextQuery(db, objectUuid, compiled.query) : undefined;
     if (text === null) return null;
     const request = { ...compiled, text };
