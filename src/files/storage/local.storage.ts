@@ -53,39 +53,44 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
     return join(objects, ...k.split('/'));
   };
 
+  /**
+   * A new object under `k`: `fill` writes (and flushes) a temporary file, which is then renamed
+   * into place; on any failure the file is removed. The rename is not flushed with its directory
+   * (docs/files.md, "Session 14": a directory fsync cost 13 % of a 200 MB upload's MB/s).
+   */
+  async function placed(k: string, fill: (part: string) => Promise<void>): Promise<void> {
+    const target = pathOf(k);
+    await mkdir(tmp, { recursive: true });
+    const part = join(tmp, `${randomUUID()}.part`);
+    try {
+      await fill(part);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(part, target);
+    } catch (err) {
+      await rm(part, { force: true });
+      throw err;
+    }
+  }
+
   return {
     kind: 'local',
 
     async put(k, body) {
-      const target = pathOf(k);
-      await mkdir(tmp, { recursive: true });
-      const part = join(tmp, `${randomUUID()}.part`);
-      try {
-        // Durable before the event that names it commits: a crash must not leave an event without bytes.
-        await pipeline(body, new DurableWriteStream(part));
-        await mkdir(dirname(target), { recursive: true });
-        await rename(part, target);
-      } catch (err) {
-        await rm(part, { force: true });
-        throw err;
-      }
+      // Durable before the event that names it commits: a crash must not leave an event without bytes.
+      await placed(k, (part) => pipeline(body, new DurableWriteStream(part)));
     },
 
     async putWritten(k, write) {
-      const target = pathOf(k);
-      await mkdir(tmp, { recursive: true });
-      const part = join(tmp, `${randomUUID()}.part`);
-      const file = await open(part, 'wx', 0o600);
-      try {
-        await write(file.fd);
+      await placed(k, async (part) => {
+        const file = await open(part, 'wx', 0o600);
+        try {
+          await write(file.fd);
+        } catch (err) {
+          await file.close().catch(() => undefined);
+          throw err;
+        }
         await file.close();
-        await mkdir(dirname(target), { recursive: true });
-        await rename(part, target);
-      } catch (err) {
-        await file.close().catch(() => undefined);
-        await rm(part, { force: true });
-        throw err;
-      }
+      });
     },
 
     async get(k) {
