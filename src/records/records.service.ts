@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../../aggregates/kernel/uuid.js';
 import { DomainError, invalid, notFound, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { recordDecider, wrongRecordState, type RecordCommand, type RecordState, type UserLinkFact } from '../../aggregates/record/record.decider.js';
@@ -155,7 +155,7 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
       const extended: RecordObject[] = [];
       for (const name of new Set(body.extends ?? [])) if (name !== objectName) extended.push(await objectNamed(tenant, name));
       const objects = [object, ...extended];
-      const uuid = (body.uuid ?? randomUUID()).toLowerCase();
+      const uuid = (body.uuid ?? timeOrderedUuid()).toLowerCase();
       const definitions = definitionsOf(objects);
       const userUuid = (await memberNamed(tenant, uuid, objects, body.properties))?.userUuid ?? null;
       const command: RecordCommand = {
