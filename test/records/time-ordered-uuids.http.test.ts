@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { timeOrderedUuids } from '../../aggregates/kernel/uuid.js';
 import { useAppWithAdmin } from '../support/test-app.js';
 import { aRecord, anObjectWith } from './records-fixtures.js';
 
@@ -6,6 +7,19 @@ import { aRecord, anObjectWith } from './records-fixtures.js';
 // (version 7, ADR 0018): later ones sort after earlier ones, so their index keys are appended.
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ctx = useAppWithAdmin();
+
+describe('timeOrderedUuid', () => {
+  it('makes version-7 uuids that sort in the order they were made, within a millisecond and when the clock steps back', () => {
+    const clock = [5_000, 5_000, 5_000, 5_001, 4_000, 4_000, 5_002, 2 ** 46, ...Array.from({ length: 5_000 }, () => 2 ** 46 + 1)];
+    const next = timeOrderedUuids(() => clock.shift()!);
+    const ids = Array.from({ length: clock.length }, () => next());
+    for (const id of ids) expect(id).toMatch(V7);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!, `${ids[i - 1]} then ${ids[i]}`).toBe(true);
+    // The first 48 bits are the millisecond (a clock stepping back keeps the last one).
+    expect(ids.slice(0, 7).map((id) => parseInt(id.replaceAll('-', '').slice(0, 12), 16))).toEqual([5_000, 5_000, 5_000, 5_001, 5_001, 5_001, 5_002]);
+  });
+});
 
 describe('time-ordered uuids', () => {
   it('names new records with version-7 uuids that sort in the order they were made', async () => {
