@@ -1,7 +1,7 @@
 /**
  * `npm run bench:events`: event-store throughput on PGlite and, when DATABASE_URL is set, on
  * PostgreSQL. Prints a table; not a test. BENCH_ONLY=pglite|postgres runs one; BENCH_SECONDS sets
- * the time per figure; BENCH_COMMITS the group commits at once (default 4).
+ * the time per figure; BENCH_COMMITS the group commits at once (default: the store's, 2 on PostgreSQL).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
