@@ -1,4 +1,4 @@
-import { timeOrderedUuid } from '../aggregates/kernel/uuid.js';
+import { timeOrderedUuid } from './db/time-ordered-uuid.js';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';

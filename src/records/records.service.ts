@@ -1,4 +1,4 @@
-import { timeOrderedUuid } from '../../aggregates/kernel/uuid.js';
+import { timeOrderedUuid } from '../db/time-ordered-uuid.js';
 import { DomainError, invalid, notFound, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { recordDecider, wrongRecordState, type RecordCommand, type RecordState, type UserLinkFact } from '../../aggregates/record/record.decider.js';

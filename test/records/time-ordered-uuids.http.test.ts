@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeOrderedUuids } from '../../aggregates/kernel/uuid.js';
+import { timeOrderedUuids } from '../../src/db/time-ordered-uuid.js';
 import { useAppWithAdmin } from '../support/test-app.js';
 import { aRecord, anObjectWith } from './records-fixtures.js';
 
