@@ -11,6 +11,11 @@ export interface Db extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(script: string): Promise<void>;
+  /**
+   * Runs one maintenance statement outside any transaction (VACUUM refuses one), on a connection
+   * of its own, cancelled after `timeoutMs` (0: no limit) instead of the requests' time limit.
+   */
+  maintain(statement: string, timeoutMs: number): Promise<void>;
   /** Calls `onMessage` for each NOTIFY on `channel`; returns the unsubscribe. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

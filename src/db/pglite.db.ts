@@ -75,6 +75,11 @@ export function wrapPglite(db: PGlite, lockPath?: string): Db {
     async exec(script: string) {
       await db.exec(script);
     },
+    // One connection, no time limits (the process is the database's only user).
+    async maintain(statement: string) {
+      refuseIfGone();
+      await db.exec(statement);
+    },
     async listen(channel, onMessage) {
       const unlisten = await db.listen(channel, onMessage);
       return async () => unlisten();

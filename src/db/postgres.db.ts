@@ -124,6 +124,16 @@ export function createPostgresDb({ connectionString, max = 20, statementTimeoutM
     async exec(script: string) {
       await pool.query(script);
     },
+    async maintain(statement: string, timeoutMs: number) {
+      const client = await pool.connect();
+      try {
+        await client.query(`set statement_timeout = ${Math.max(0, Math.floor(timeoutMs))}`);
+        await client.query(statement);
+      } finally {
+        // Not given back: its time limit is no longer the pool's.
+        client.release(true);
+      }
+    },
     async listen(channel, onMessage) {
       const sub = await ensureSubscriber();
       const handler = (payload: unknown) => onMessage(typeof payload === 'string' ? payload : JSON.stringify(payload ?? ''));

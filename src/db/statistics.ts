@@ -11,7 +11,8 @@ import type { Db } from './db.js';
  * Each check takes a transaction-scoped advisory lock, so of several processes one analyzes and
  * the others skip; ANALYZE runs under the maintenance time limit. The same check merges the
  * pending lists of the tables' GIN indexes (`cleanPendingLists`), autovacuum's other job that
- * searches depend on.
+ * searches depend on, and vacuums the tables whose dead rows passed autovacuum's threshold
+ * (`vacuumStale`), so updates and deletes do not grow the tables and their indexes for ever.
  */
 export interface StatisticsOptions {
   /** Changes needed whatever the table's size (autovacuum: 50). */
@@ -64,6 +65,36 @@ async function cleanPendingLists(tx: Pick<Db, 'query'>, tables: readonly string[
   );
 }
 
+/** When a table is vacuumed: autovacuum's rule (dead rows past 50 + a fifth of the live ones). */
+export interface VacuumOptions {
+  /** Dead rows needed whatever the table's size (autovacuum: 50). */
+  minDead?: number;
+  /** Share of the live rows that must be dead (autovacuum: 0.2). */
+  fraction?: number;
+  /** Time limit of each VACUUM (0: none). */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * VACUUM of the tables among `tables` whose dead rows (PostgreSQL's own count, every process's
+ * updates and deletes) passed `minDead + fraction * live rows`; returns their names. Outside a
+ * transaction (VACUUM refuses one), one table at a time, each on a connection of its own. With
+ * SKIP_LOCKED, a table another process is vacuuming (or altering) is left for the next check.
+ */
+export async function vacuumStale(db: Db, tables: readonly string[], options: VacuumOptions = {}): Promise<string[]> {
+  if (tables.length === 0) return [];
+  const { minDead = 50, fraction = 0.2, statementTimeoutMs = 0 } = options;
+  const stale = await db.query<{ relname: string }>(
+    `select relname from pg_stat_user_tables
+      where schemaname = current_schema() and relname = any($1::text[])
+        and n_dead_tup > $2::float8 + $3::float8 * greatest(n_live_tup, 0)
+      order by relname`,
+    [tables, minDead, fraction],
+  );
+  for (const t of stale) await db.maintain(`vacuum (skip_locked) ${quoteIdent(t.relname)}`, statementTimeoutMs);
+  return stale.map((t) => t.relname);
+}
+
 /** ANALYZE of every table given, whatever changed (the end of a rebuild or a bulk write). */
 export async function analyzeTables(db: Db, tables: readonly string[], statementTimeoutMs = 0): Promise<void> {
   if (tables.length === 0) return;
@@ -73,11 +104,20 @@ export async function analyzeTables(db: Db, tables: readonly string[], statement
   });
 }
 
-/** Checks every `intervalMs` until stopped; a failed check is reported and the next one runs. */
+/** Checks every `intervalMs` until stopped (statistics, then VACUUM); a failed check is reported and the next one runs. */
 export function keepStatistics(db: Db, tables: readonly string[], options: StatisticsOptions & { intervalMs: number; onError?: (err: unknown) => void }) {
   let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
   const timer = setInterval(() => {
-    running = refreshStatistics(db, tables, options).catch((err) => options.onError?.(err));
+    // A VACUUM may outlast the interval: the next check waits for the next tick after it.
+    if (busy) return;
+    busy = true;
+    running = refreshStatistics(db, tables, options)
+      .then(() => vacuumStale(db, tables, { statementTimeoutMs: options.statementTimeoutMs }))
+      .catch((err) => options.onError?.(err))
+      .finally(() => {
+        busy = false;
+      });
   }, options.intervalMs);
   timer.unref();
   return {

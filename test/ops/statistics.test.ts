@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { refreshStatistics } from '../../src/db/statistics.js';
+import { refreshStatistics, vacuumStale } from '../../src/db/statistics.js';
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { projections } from '../../projections/index.js';
-import { useTestStore } from '../support/test-db.js';
+import { onPostgres, useTestStore } from '../support/test-db.js';
 
 // Item 5 of issue 20: the planner's statistics are kept fresh by the project, not by autovacuum.
 const ctx = useTestStore();
@@ -56,6 +56,35 @@ describe('statistics of the read models', () => {
     await refreshStatistics(ctx.db, ['stats_gin']);
     const [after] = await ctx.db.query<{ pages: number }>(`select gin_clean_pending_list('stats_gin_doc'::regclass)::int as pages`);
     expect(after!.pages).toBe(0);
+  });
+
+  it('vacuums a table once its dead rows pass 50 plus a fifth of its live ones, and not before', async () => {
+    const dead = async () =>
+      (await ctx.db.query<{ dead: number; vacuumed: boolean }>(
+        `select n_dead_tup::int as dead, last_vacuum is not null as vacuumed from pg_stat_user_tables where relname = 'vac_probe'`,
+      ))[0];
+    await ctx.db.query('create table vac_probe (a int)');
+    await ctx.db.query('insert into vac_probe select generate_series(1, 1000)');
+    // 100 dead of 900 live: under the threshold (50 + 180).
+    await ctx.db.query('delete from vac_probe where a <= 100');
+    for (let i = 0; i < 60 && (await dead())!.dead < 100; i++) await sleep(100);
+    expect(await dead()).toEqual({ dead: 100, vacuumed: false });
+    expect(await vacuumStale(ctx.db, ['vac_probe', 'no_such_table'])).toEqual([]);
+    // 400 dead of 600 live: past it (50 + 120).
+    await ctx.db.query('delete from vac_probe where a <= 400');
+    for (let i = 0; i < 60 && (await dead())!.dead < 400; i++) await sleep(100);
+    expect(await vacuumStale(ctx.db, ['vac_probe'])).toEqual(['vac_probe']);
+    for (let i = 0; i < 60 && !(await dead())!.vacuumed; i++) await sleep(100);
+    expect(await dead()).toEqual({ dead: 0, vacuumed: true });
+    expect(await vacuumStale(ctx.db, ['vac_probe'])).toEqual([]);
+  });
+
+  it.runIf(onPostgres)('runs maintenance under its own time limit, which no pooled statement inherits', async () => {
+    await expect(ctx.db.maintain('select pg_sleep(2)', 100)).rejects.toMatchObject({ code: '57014' });
+    await ctx.db.maintain('set statement_timeout = 1', 0);
+    // Every pooled connection answers a 50 ms statement (the 1 ms limit left with its connection).
+    const answers = await Promise.all(Array.from({ length: 8 }, () => ctx.db.query<{ ok: number }>('select 1 as ok from pg_sleep(0.05)')));
+    expect(answers.map((r) => r[0]!.ok)).toEqual(Array(8).fill(1));
   });
 
   it('ends a rebuild with ANALYZE of every read model', async () => {
