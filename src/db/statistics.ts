@@ -32,17 +32,11 @@ export async function refreshStatistics(db: Db, tables: readonly string[], optio
   return db.transaction(async (tx) => {
     const [lock] = await tx.query<{ got: boolean }>('select pg_try_advisory_xact_lock($1) as got', [LOCK_KEY]);
     if (!lock?.got) return [];
-    const stale = await tx.query<{ relname: string }>(
-      `select relname from pg_stat_user_tables
-        where schemaname = current_schema() and relname = any($1::text[])
-          and n_mod_since_analyze > $2::float8 + $3::float8 * greatest(n_live_tup, 0)
-        order by relname`,
-      [tables, minChanges, fraction],
-    );
+    const stale = await tablesPast(tx, tables, 'n_mod_since_analyze', minChanges, fraction);
     await tx.query(`set local statement_timeout = ${Math.floor(statementTimeoutMs)}`);
-    if (stale.length > 0) await tx.query(`analyze ${stale.map((t) => quoteIdent(t.relname)).join(', ')}`);
+    if (stale.length > 0) await tx.query(`analyze ${stale.map(quoteIdent).join(', ')}`);
     await cleanPendingLists(tx, tables);
-    return stale.map((t) => t.relname);
+    return stale;
   });
 }
 
@@ -84,15 +78,24 @@ export interface VacuumOptions {
 export async function vacuumStale(db: Db, tables: readonly string[], options: VacuumOptions = {}): Promise<string[]> {
   if (tables.length === 0) return [];
   const { minDead = 50, fraction = 0.2, statementTimeoutMs = 0 } = options;
-  const stale = await db.query<{ relname: string }>(
+  const stale = await tablesPast(db, tables, 'n_dead_tup', minDead, fraction);
+  for (const t of stale) await db.maintain(`vacuum (skip_locked) ${quoteIdent(t)}`, statementTimeoutMs);
+  return stale;
+}
+
+/**
+ * The tables among `tables` whose count `counter` (of pg_stat_user_tables: PostgreSQL's own, so
+ * every process's writes count) passed `min + fraction * live rows`, autovacuum's form of rule.
+ */
+async function tablesPast(sql: Pick<Db, 'query'>, tables: readonly string[], counter: 'n_mod_since_analyze' | 'n_dead_tup', min: number, fraction: number) {
+  const rows = await sql.query<{ relname: string }>(
     `select relname from pg_stat_user_tables
       where schemaname = current_schema() and relname = any($1::text[])
-        and n_dead_tup > $2::float8 + $3::float8 * greatest(n_live_tup, 0)
+        and ${counter} > $2::float8 + $3::float8 * greatest(n_live_tup, 0)
       order by relname`,
-    [tables, minDead, fraction],
+    [tables, min, fraction],
   );
-  for (const t of stale) await db.maintain(`vacuum (skip_locked) ${quoteIdent(t.relname)}`, statementTimeoutMs);
-  return stale.map((t) => t.relname);
+  return rows.map((r) => r.relname);
 }
 
 /** ANALYZE of every table given, whatever changed (the end of a rebuild or a bulk write). */
