@@ -39,7 +39,7 @@ export interface PostgresStoreOptions {
    * Group commit: statements committing at once (default 2 on PostgreSQL, 1 on PGlite's one
    * connection). Fewer at once gather more appends a statement, and each append then costs less
    * (executor start-up, commit and round trip are paid per statement): with 16 writers, 2 took
-   * 16-20 % less PostgreSQL CPU per write than 4 (docs/records.md, "Session 15").
+   * 12-14 % less PostgreSQL CPU per create and 18-20 % less per update than 4 (ADR 0018).
    */
   maxConcurrentCommits?: number;
   /** Group commit: appends one commit takes at most (default 64). */
