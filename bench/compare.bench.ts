@@ -32,6 +32,8 @@ import { compareRecord } from './compare.data.js';
 import { syllableWord } from './records.data.js';
 import { productionEnv } from './server-env.js';
 import { processCpuMs } from './proc-cpu.js';
+import { buildsSettled, firstQueries, loopMaxMs } from './first-queries.js';
+import { randomBytes } from 'node:crypto';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -53,6 +55,8 @@ const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
 const LIMIT_PORT = await freePort();
+/** The project's /metrics token: its event-loop delay and its index builds are read there. */
+const METRICS_TOKEN = randomBytes(24).toString('hex');
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 function spawnNode(args: string[], env: Record<string, string>, capture: boolean, flags: string[] = []): ChildProcess {
@@ -169,6 +173,9 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: 
     await drive(unused(a), (i) => op.limit(9_000_000 + i), WARMUP);
     await drive(unused(b), (i) => op.project(9_000_000 + i), WARMUP);
   }
+  // The in-process index builds in the background (ADR 0019): measured once it is built.
+  await buildsSettled(project, METRICS_TOKEN);
+  await loopMaxMs(project, METRICS_TOKEN);
   let offset = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const base = offset;
@@ -176,6 +183,7 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: 
     await drive(b, (i) => op.project(base + i));
     offset += 1_000_000;
   }
+  const loop = await loopMaxMs(project, METRICS_TOKEN);
   const stat = (s: Side) => {
     s.latencies.sort((x, y) => x - y);
     const n = Math.max(1, s.latencies.length);
@@ -186,7 +194,7 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: 
   const cpu = (s: { server: number; db: number }) => `${s.server.toFixed(3)} + ${s.db.toFixed(3)}`;
   const row = [
     op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`,
-    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`, `${x.client.toFixed(3)} / ${y.client.toFixed(3)}`,
+    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`, `${x.client.toFixed(3)} / ${y.client.toFixed(3)}`, loop.toFixed(0),
   ];
   figures.push(row);
   say(`  ${row.join(' | ')}`);
@@ -297,7 +305,7 @@ try {
         },
   ];
   const wanted = (label: string) => !OPS || OPS.some((o) => label.toLowerCase().startsWith(o));
-  const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', ...productionEnv };
+  const serverEnv = { DATABASE_URL: url, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_ENABLED: 'false', REACTORS_ENABLED: 'false', METRICS_TOKEN, ...productionEnv };
   // off: the result cache off (the in-process index of ADR 0006 on: it is an index, not a cache of
   // answers); on: the defaults; sql: both off, the database's indexes alone.
   const modes = (process.env.BENCH_MODES ?? 'off,on,sql').split(',') as ('off' | 'on' | 'sql')[];
@@ -320,11 +328,18 @@ try {
       await new Promise((r) => setTimeout(r, 500));
     }
     await direct.close();
+    if (cache !== 'sql') {
+      say(`\nresult cache ${cache}: a fresh process`);
+      await firstQueries(project, seedToken, METRICS_TOKEN, [
+        { label: 'free text (one word)', request: { method: 'POST', path: '/api/v2/deal/index', body: { query: word(1), limit: 25 } } },
+        { label: 'filtered list page 1', request: listB(0) },
+      ], say);
+    }
     const a = await (await call(limit, listA(0))).json();
     const b = await (await call(project, listB(0), seedToken)).json();
     const title = cache === 'sql' ? 'result cache and in-process index off (SQL alone)' : `result cache ${cache}`;
     say(`\n${title} (update values salted with BENCH_SALT=${SALT}${SERVER_FLAGS.length ? `; server flags ${SERVER_FLAGS.join(' ')}` : ''}): the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
-    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project) | bench client CPU ms/req (limit / project)');
+    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project) | bench client CPU ms/req (limit / project) | project event loop worst ms');
     for (const op of ops) {
       if (cache !== 'off' && !/list|page|free text/.test(op.label)) continue;
       const suffix = cache === 'on' ? ', result cache on' : cache === 'sql' ? ', SQL alone' : '';

@@ -16,7 +16,7 @@ import { fold } from './values.js';
  */
 
 /** Whether a condition may take a column's value sets: equality on a field compared as it is (not a uuid, not JSON). */
-const valueSetCondition = (c: Condition) => {
+export const valueSetCondition = (c: Condition) => {
   const op = complementOf[c.op] ?? c.op;
   return (op === 'equals' || op === 'in') && c.field.type !== 'uuid' && c.field.type !== 'json' && !(c.field.system && c.field.name === 'uuid');
 };

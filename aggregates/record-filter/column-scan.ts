@@ -1,12 +1,16 @@
 import type { CompiledIndexRequest, CompiledSort, Condition } from './filter.compile.js';
 import { effectiveSort, sortValueOf } from './filter.evaluate.js';
-import { columnKey, gramPostingsOf, SEARCH_COLUMN, textPostingsOf, type ObjectColumns, type RowOrder } from './object-columns.js';
+import {
+  columnKey, foldedColumnSteps, gramPostingsHeld, gramPostingsOf, gramPostingsOfSteps, rowBitsOfSteps, SEARCH_COLUMN, textPostingsHeld, textPostingsOf,
+  textPostingsOfSteps, valueBitsOfSteps, valueBitsTried, type ObjectColumns, type RowOrder,
+} from './object-columns.js';
 import { textMatches } from './text-postings.js';
 import { rarestPosting } from './gram-postings.js';
 import { compareText, fold } from './values.js';
-import { cost, numeric, postingCondition, rowTest, scopeTest } from './row-tests.js';
+import { cost, foldsText, numeric, postingCondition, rowTest, scopeTest } from './row-tests.js';
 import { bitsOfRows, popcount, wordsFor, type Bits } from './row-bits.js';
-import { matchingBits, rowsOf } from './bits-scan.js';
+import { matchingBits, rowsOf, valueSetCondition } from './bits-scan.js';
+import { finish, sortSteps, type Steps } from './steps.js';
 import { pageOffset } from '../kernel/paging.js';
 
 /**
@@ -200,7 +204,10 @@ function placed(sort: readonly CompiledSort[], order: Int32Array, rows: number):
 }
 
 /** The row order of a sort: kept, brought up to date, or made (a sort of every live row). */
-export function rowOrderOf(store: ObjectColumns, sort: readonly CompiledSort[]): RowOrder {
+export const rowOrderOf = (store: ObjectColumns, sort: readonly CompiledSort[]): RowOrder => finish(rowOrderOfSteps(store, sort));
+
+/** `rowOrderOf` in steps (steps.ts): the sort of every live row is a merge sort that yields. */
+export function* rowOrderOfSteps(store: ObjectColumns, sort: readonly CompiledSort[]): Steps<RowOrder> {
   settleOrders(store);
   const name = sortName(sort);
   let kept = store.orders.get(name);
@@ -211,11 +218,49 @@ export function rowOrderOf(store: ObjectColumns, sort: readonly CompiledSort[]):
   }
   const live: number[] = [];
   store.uuids.forEach((u, row) => u !== null && live.push(row));
-  kept = placed(sort, Int32Array.from(live.sort(rowOrder(store, sort))), store.uuids.length);
+  kept = placed(sort, yield* sortSteps(Int32Array.from(live), rowOrder(store, sort)), store.uuids.length);
   store.orders.set(name, kept);
   if (store.orders.size > MAX_ORDERS) store.orders.delete(store.orders.keys().next().value!);
   return kept;
 }
+
+/**
+ * What a scan of the request reads that the store does not hold (or holds stale), each as steps
+ * that make it: the row bitsets, a condition's value sets, folded text or gram postings, the text
+ * postings, the sort's row order (an object of more than FEW rows). After them, `scanColumns` of
+ * the request only scans, and brings what it reads up to date with the rows changed since.
+ */
+function scanNeeds(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }): (() => Steps<unknown>)[] {
+  const needs: (() => Steps<unknown>)[] = [];
+  if (!store.bits) needs.push(() => rowBitsOfSteps(store));
+  const textTests = [...request.filter.anyOf.flat()];
+  for (const c of request.filter.all) {
+    const key = columnKey(c.field);
+    if (valueSetCondition(c)) {
+      if (!valueBitsTried(store, key)) needs.push(() => valueBitsOfSteps(store, key));
+    } else if (postingCondition(c)) {
+      if (!gramPostingsHeld(store, key)) needs.push(() => gramPostingsOfSteps(store, key));
+    } else textTests.push(c);
+  }
+  for (const c of textTests) {
+    const key = columnKey(c.field);
+    if (foldsText(c) && !store.folded.has(key)) needs.push(() => foldedColumnSteps(store, key));
+  }
+  if (request.text && !textPostingsHeld(store)) needs.push(() => textPostingsOfSteps(store));
+  if ((!request.text || request.sort.length > 0) && store.uuids.length > FEW && !store.orders.has(sortName(request.sort))) {
+    needs.push(() => rowOrderOfSteps(store, request.sort));
+  }
+  return needs;
+}
+
+/** Makes, in steps, what a scan of the request would make at its first use (`scanNeeds`). */
+export function* prepareScanSteps(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }): Steps<void> {
+  for (const need of scanNeeds(store, request)) yield* need();
+}
+
+/** Whether a scan of the request finds everything it reads made (nothing left for `prepareScanSteps`). */
+export const scanPrepared = (store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }) =>
+  scanNeeds(store, request).length === 0;
 
 /** The page's rows (`start` to `end` of the matches in the request's order); `rows` / `bits`: the matches as a list, as a set. */
 function pageRows(store: ObjectColumns, sort: readonly CompiledSort[], few: number, total: number, start: number, end: number, rows: () => Int32Array, bits: () => Bits): number[] {

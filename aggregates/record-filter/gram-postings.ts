@@ -1,4 +1,5 @@
 import { andInto, bitsOfRows, wordsFor } from './row-bits.js';
+import { finish, STEP, type Steps } from './steps.js';
 
 /**
  * Gram postings of a folded text column (object-columns.ts): for each pair of adjacent UTF-16
@@ -35,13 +36,17 @@ const MAX_GRAM_BITS = 16;
 const gramAt = (text: string, i: number) => (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
 
 /** The postings of a column's folded values (`values`: the raw values, for the rows that are not one string). */
-export function makeGramPostings(folded: readonly (string | undefined)[], values: readonly unknown[]): GramPostings {
+export const makeGramPostings = (folded: readonly (string | undefined)[], values: readonly unknown[]) => finish(makeGramPostingsSteps(folded, values));
+
+/** `makeGramPostings` in steps (steps.ts). */
+export function* makeGramPostingsSteps(folded: readonly (string | undefined)[], values: readonly unknown[]): Steps<GramPostings> {
   const ids = new Map<number, number>();
   const counts: number[] = [];
   const last: number[] = [];
   const others: number[] = [];
   // Pass 1: each gram's number of rows (a row counted once per gram: `last` is the last row seen).
   for (let row = 0; row < folded.length; row++) {
+    if (row % STEP === 0) yield;
     const text = folded[row];
     if (text === undefined) {
       const v = values[row];
@@ -69,6 +74,7 @@ export function makeGramPostings(folded: readonly (string | undefined)[], values
   last.fill(-1);
   let entries = 0;
   for (let row = 0; row < folded.length; row++) {
+    if (row % STEP === 0) yield;
     const text = folded[row];
     if (text === undefined) continue;
     for (let i = 0; i + 1 < text.length; i++) {

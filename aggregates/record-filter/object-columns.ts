@@ -1,9 +1,10 @@
 import type { CompiledSort, FieldRef } from './filter.compile.js';
 import type { FilterableRecord } from './filter.evaluate.js';
 import { fold } from './values.js';
-import { gramPostingsFresh, makeGramPostings, type GramPostings } from './gram-postings.js';
-import { makeTextPostings, textPostingsFresh, textPostingsQuarters, type TextPostings } from './text-postings.js';
-import { enterRowBits, leaveRowBits, makeRowBits, makeValueBits, rowBitsWords, type RowBitsIndex, type ValueBits } from './row-bits.js';
+import { gramPostingsFresh, makeGramPostingsSteps, type GramPostings } from './gram-postings.js';
+import { makeTextPostingsSteps, textPostingsFresh, textPostingsQuarters, type TextPostings } from './text-postings.js';
+import { enterRowBits, leaveRowBits, makeRowBitsSteps, makeValueBitsSteps, rowBitsWords, type RowBitsIndex, type ValueBits } from './row-bits.js';
+import { finish, STEP, type Steps } from './steps.js';
 
 /**
  * An object's records held column by column in memory: each record a row number, each field a
@@ -80,47 +81,80 @@ export function recordValue(record: Omit<FilterableRecord, 'related'>, key: stri
 const foldedOf = (v: unknown) => (typeof v === 'string' ? fold(v) : undefined);
 
 /** The folded text of a column, computed at first use and kept in step after. */
-export function foldedColumn(store: ObjectColumns, key: string): (string | undefined)[] {
-  let folded = store.folded.get(key);
-  if (!folded) {
-    const values = store.columns.get(key)!;
-    folded = values.map(foldedOf);
-    store.folded.set(key, folded);
+export const foldedColumn = (store: ObjectColumns, key: string) => store.folded.get(key) ?? finish(foldedColumnSteps(store, key));
+
+/** `foldedColumn` in steps (steps.ts). */
+export function* foldedColumnSteps(store: ObjectColumns, key: string): Steps<(string | undefined)[]> {
+  const kept = store.folded.get(key);
+  if (kept) return kept;
+  const values = store.columns.get(key)!;
+  const folded = new Array<string | undefined>(values.length);
+  for (let row = 0; row < values.length; row++) {
+    if (row % STEP === 0) yield;
+    folded[row] = foldedOf(values[row]);
   }
+  store.folded.set(key, folded);
   return folded;
 }
 
+/** Whether a column's gram postings are held and fresh (else `gramPostingsOf` makes them). */
+export const gramPostingsHeld = (store: ObjectColumns, key: string) => {
+  const grams = store.grams.get(key);
+  return grams !== undefined && gramPostingsFresh(grams, store.uuids.length);
+};
+
 /** The gram postings of a column's folded text: kept, or made (again, when many rows changed since). */
-export function gramPostingsOf(store: ObjectColumns, key: string): GramPostings {
-  let grams = store.grams.get(key);
-  if (!grams || !gramPostingsFresh(grams, store.uuids.length)) {
-    grams = makeGramPostings(foldedColumn(store, key), store.columns.get(key)!);
-    store.grams.set(key, grams);
-  }
+export const gramPostingsOf = (store: ObjectColumns, key: string): GramPostings =>
+  gramPostingsHeld(store, key) ? store.grams.get(key)! : finish(gramPostingsOfSteps(store, key));
+
+/** `gramPostingsOf` in steps (steps.ts). */
+export function* gramPostingsOfSteps(store: ObjectColumns, key: string): Steps<GramPostings> {
+  if (gramPostingsHeld(store, key)) return store.grams.get(key)!;
+  const folded = yield* foldedColumnSteps(store, key);
+  const grams = yield* makeGramPostingsSteps(folded, store.columns.get(key)!);
+  store.grams.set(key, grams);
   return grams;
 }
 
 /** The column of each row's search vector (its text form): held only for free-text requests. */
 export const SEARCH_COLUMN = '@search';
 
+/** Whether the search column's text postings are held and fresh (else `textPostingsOf` makes them). */
+export const textPostingsHeld = (store: ObjectColumns) => store.text !== null && textPostingsFresh(store.text, store.uuids.length);
+
 /** The text postings of the search column: kept, or made (again, when many rows changed since). */
-export function textPostingsOf(store: ObjectColumns): TextPostings {
-  if (!store.text || !textPostingsFresh(store.text, store.uuids.length)) store.text = makeTextPostings(store.columns.get(SEARCH_COLUMN)!);
-  return store.text;
+export const textPostingsOf = (store: ObjectColumns): TextPostings => (textPostingsHeld(store) ? store.text! : finish(textPostingsOfSteps(store)));
+
+/** `textPostingsOf` in steps (steps.ts). */
+export function* textPostingsOfSteps(store: ObjectColumns): Steps<TextPostings> {
+  if (!textPostingsHeld(store)) store.text = yield* makeTextPostingsSteps(store.columns.get(SEARCH_COLUMN)!);
+  return store.text!;
 }
 
 /** The row bitsets of the store's scope: kept, or made. */
-export function rowBitsOf(store: ObjectColumns): RowBitsIndex {
-  store.bits ??= makeRowBits(store.uuids, store.columns.get('@deletedAt')!);
+export const rowBitsOf = (store: ObjectColumns): RowBitsIndex => store.bits ?? finish(rowBitsOfSteps(store));
+
+/** `rowBitsOf` in steps (steps.ts). */
+export function* rowBitsOfSteps(store: ObjectColumns): Steps<RowBitsIndex> {
+  store.bits ??= yield* makeRowBitsSteps(store.uuids, store.columns.get('@deletedAt')!);
   return store.bits;
 }
 
 /** A column's value bitsets: kept, or made; null when the column has too many values for them. */
-export function valueBitsOf(store: ObjectColumns, key: string): ValueBits | null {
-  const index = rowBitsOf(store);
+export const valueBitsOf = (store: ObjectColumns, key: string): ValueBits | null => {
+  const kept = store.bits?.values.get(key);
+  return kept !== undefined ? kept : finish(valueBitsOfSteps(store, key));
+};
+
+/** Whether a column's value bitsets were tried (made, or found too many: null). */
+export const valueBitsTried = (store: ObjectColumns, key: string) => store.bits?.values.has(key) ?? false;
+
+/** `valueBitsOf` in steps (steps.ts). */
+export function* valueBitsOfSteps(store: ObjectColumns, key: string): Steps<ValueBits | null> {
+  const index = yield* rowBitsOfSteps(store);
   let sets = index.values.get(key);
   if (sets === undefined) {
-    sets = makeValueBits(index, store.columns.get(key)!);
+    sets = yield* makeValueBitsSteps(index, store.columns.get(key)!);
     index.values.set(key, sets);
   }
   return sets;

@@ -1,3 +1,5 @@
+import { finish, STEP, type Steps } from './steps.js';
+
 /**
  * Row bitsets: a set of an object's rows (object-columns.ts) as a `Uint32Array` of words, the bit
  * `row & 31` of word `row >>> 5` set when the row is in it. A condition's set is an AND / OR /
@@ -107,17 +109,29 @@ const grow = (b: Bits, words: number) => {
 };
 
 /** The index of a store's rows: its live and archived rows (`deleted`: the `@deletedAt` column). */
-export function makeRowBits(uuids: readonly (string | null)[], deleted: readonly unknown[]): RowBitsIndex {
+export const makeRowBits = (uuids: readonly (string | null)[], deleted: readonly unknown[]) => finish(makeRowBitsSteps(uuids, deleted));
+
+/** `makeRowBits` in steps (steps.ts). */
+export function* makeRowBitsSteps(uuids: readonly (string | null)[], deleted: readonly unknown[]): Steps<RowBitsIndex> {
   const words = Math.max(1, wordsFor(uuids.length));
   const index: RowBitsIndex = { words, live: new Uint32Array(words), archived: new Uint32Array(words), values: new Map() };
-  for (let row = 0; row < uuids.length; row++) placeRow(index, row, uuids[row] ?? null, deleted[row]);
+  for (let row = 0; row < uuids.length; row++) {
+    if (row % STEP === 0) yield;
+    placeRow(index, row, uuids[row] ?? null, deleted[row]);
+  }
   return index;
 }
 
 /** A column's value sets, made from its values; null past MAX_VALUE_SETS values. */
-export function makeValueBits(index: RowBitsIndex, values: readonly unknown[]): ValueBits | null {
+export const makeValueBits = (index: RowBitsIndex, values: readonly unknown[]) => finish(makeValueBitsSteps(index, values));
+
+/** `makeValueBits` in steps (steps.ts). */
+export function* makeValueBitsSteps(index: RowBitsIndex, values: readonly unknown[]): Steps<ValueBits | null> {
   const sets: ValueBits = { byValue: new Map(), others: new Uint32Array(index.words) };
-  for (let row = 0; row < values.length; row++) if (!addValue(index, sets, row, values[row])) return null;
+  for (let row = 0; row < values.length; row++) {
+    if (row % STEP === 0) yield;
+    if (!addValue(index, sets, row, values[row])) return null;
+  }
   return sets;
 }
 

@@ -123,6 +123,9 @@ export function scopeTest(store: ObjectColumns, archived: CompiledIndexRequest['
 }
 
 
+/** Whether a condition's row test reads its column's folded text (a text operator on a column of text). */
+export const foldsText = (c: Condition) => Boolean(stringOps[complementOf[c.op] ?? c.op]) && c.field.type !== 'json' && !(c.field.system && c.field.name === 'uuid');
+
 /** A condition as a test of a row. */
 export function rowTest(store: ObjectColumns, c: Condition): (row: number) => boolean {
   const key = columnKey(c.field);
@@ -130,7 +133,7 @@ export function rowTest(store: ObjectColumns, c: Condition): (row: number) => bo
   if (!values) throw new Error(`column ${key} is not held`);
   const positive = complementOf[c.op] ?? c.op;
   const text = stringOps[positive];
-  if (text && c.field.type !== 'json' && !(c.field.system && c.field.name === 'uuid')) {
+  if (text && foldsText(c)) {
     // The folded text kept with the column; a value that is not one string takes the general test.
     const folded = foldedColumn(store, key);
     const term = fold(String(c.value));

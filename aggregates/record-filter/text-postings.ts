@@ -1,5 +1,6 @@
 import { hasBit, type Bits } from './row-bits.js';
 import { parseVector, readVector, tsRank, type ParsedVector, type Positions } from './text-rank.js';
+import { finish, STEP, type Steps } from './steps.js';
 
 /**
  * Text postings of an object's search vectors (the `@search` column: each row's `tsvector` in
@@ -44,7 +45,10 @@ function grown<T extends Int32Array | Uint16Array>(a: T, need: number): T {
  * read once into flat entries (lexeme, row, first position), then placed lexeme by lexeme (a
  * counting sort, rows staying ascending). No array or map is made per row or per lexeme.
  */
-export function makeTextPostings(values: readonly unknown[]): TextPostings {
+export const makeTextPostings = (values: readonly unknown[]) => finish(makeTextPostingsSteps(values));
+
+/** `makeTextPostings` in steps (steps.ts). */
+export function* makeTextPostingsSteps(values: readonly unknown[]): Steps<TextPostings> {
   const ids = new Map<string, number>();
   let lexOf = new Int32Array(1 << 16);
   let rowOf = new Int32Array(1 << 16);
@@ -75,6 +79,8 @@ export function makeTextPostings(values: readonly unknown[]): TextPostings {
     read[positions++] = p;
   };
   for (; row < values.length; row++) {
+    // A vector is read lexeme by lexeme (tens of them a record): a slice of STEP / 16 rows.
+    if (row % (STEP >> 4) === 0) yield;
     const v = values[row];
     if (typeof v === 'string') readVector(v, onLexeme, onPosition);
   }
@@ -83,11 +89,15 @@ export function makeTextPostings(values: readonly unknown[]): TextPostings {
   for (let id = 0; id < lexemes; id++) first[id + 1] = first[id]! + counts[id]!;
   const place = first.slice(0, lexemes);
   const order = new Int32Array(entries);
-  for (let e = 0; e < entries; e++) order[place[lexOf[e]!]!++] = e;
+  for (let e = 0; e < entries; e++) {
+    if (e % (STEP * 16) === 0) yield;
+    order[place[lexOf[e]!]!++] = e;
+  }
   const rows = new Int32Array(entries);
   const at = new Int32Array(entries + 1);
   const pos = new Uint16Array(positions);
   for (let k = 0; k < entries; k++) {
+    if (k % (STEP * 4) === 0) yield;
     const e = order[k]!;
     rows[k] = rowOf[e]!;
     const from = startOf[e]!;

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { objectStoreBuilding, objectStoreCells } from '../records/object-store.js';
 
 /**
  * The process's Prometheus metrics (docs/operations.md, "Metrics"). One registry per process:
@@ -6,7 +7,27 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * `GET /metrics` (src/metrics/metrics.routes.ts) renders it for an operator's token.
  */
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry, prefix: 'platform_' });
+// Among them the event loop's delay since the last scrape (`platform_nodejs_eventloop_lag_max_seconds`,
+// p99, mean: monitorEventLoopDelay at 10 ms resolution, reset at each scrape).
+collectDefaultMetrics({ register: metricsRegistry, prefix: 'platform_', eventLoopMonitoringPrecision: 10 });
+
+// The in-process record index (ADR 0006, 0019): builds under way and what it holds.
+new Gauge({
+  name: 'platform_record_index_builds',
+  help: 'Background builds of the in-process record index under way: objects read or prepared while SQL answers their requests (ADR 0019)',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(objectStoreBuilding());
+  },
+});
+new Gauge({
+  name: 'platform_record_index_cells',
+  help: 'Values the in-process record index holds over every object: what INDEX_STORE_CELLS bounds',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(objectStoreCells());
+  },
+});
 
 const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

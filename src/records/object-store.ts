@@ -1,5 +1,8 @@
 import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, SEARCH_COLUMN, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
-import { objectRows } from '../../read-models/record-index/object-rows.queries.js';
+import { prepareScanSteps, requestColumns, scanPrepared } from '../../aggregates/record-filter/column-scan.js';
+import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
+import { objectRows, type RowsAfter } from '../../read-models/record-index/object-rows.queries.js';
+import { inSlices } from './in-slices.js';
 import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
 import { objectRecordCount } from '../../read-models/records.queries.js';
 import type { Sql } from '../../ports/sql.js';
@@ -12,6 +15,13 @@ import type { Sql } from '../../ports/sql.js';
  * in one statement: the same count, and the columns held at that statement too. Another count,
  * and the columns are brought up to date from the event log (the records changed since their
  * snapshot, read as match sets are: ADR 0002), or read again when too much changed.
+ *
+ * Nothing of this is built while a request waits (ADR 0019): a request whose object is not held,
+ * or held without what its scan reads (a column, its value sets or postings, the sort's row
+ * order), is answered by SQL, and the object is read (in pages of ROWS_PER_READ records) and
+ * prepared in the background, in slices that give the event loop back (`inSlices`): one
+ * tenant's first query of a large object never holds the other requests. Later requests of that
+ * shape find it ready.
  *
  * Each process holds at most INDEX_STORE_CELLS values (rows times columns, and what scans derive
  * from them: row orders, folded text, gram postings, row bitsets, counted again after each scan
@@ -26,6 +36,8 @@ export interface HeldObject {
   version: string;
   /** The refresh under way, shared by the requests that need it. */
   refreshing?: Promise<void>;
+  /** Whether a background build is making what a request shape reads (no refresh meanwhile: it would change rows under it). */
+  preparing?: boolean;
   /** The cells counted for it in the process's total (`cellsOf` when last counted). */
   cells?: number;
 }
@@ -44,14 +56,18 @@ const TEXT_DECLINED_MS = 10 * 60_000;
 /** Objects whose free text the store does not hold (too large, or their read failed), until when. */
 const textDeclined = new Map<string, number>();
 
+/** Records read by one statement of an object's first read (a page: its JSON parsed in one slice). */
+const ROWS_PER_READ = 5000;
+
 const held = new Map<string, HeldObject>();
-const loading = new Map<string, Promise<HeldObject | null>>();
+/** The background build under way per object (at most one: another request shape waits for the next). */
+const building = new Map<string, Promise<HeldObject | null>>();
 let cells = 0;
 
 export function configureObjectStore(max: number) {
   maxCells = max;
   held.clear();
-  loading.clear();
+  building.clear();
   textDeclined.clear();
   cells = 0;
 }
@@ -125,48 +141,90 @@ export const objectStoreCells = () => cells;
 async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly string[]): Promise<HeldObject> {
   const all = [...new Set([...baseColumns, ...keys])];
   objectStoreStats.read++;
-  const rows = await objectRows(sql, tenant, objectUuid, all);
   const columns = emptyColumns(all);
-  // A loop, not push(...uuids): a spread of a million arguments overflows the call stack.
-  for (let i = 0; i < rows.uuids.length; i++) {
-    columns.uuids.push(rows.uuids[i]!);
-    columns.rows.set(rows.uuids[i]!, i);
+  let first: { snapshot: string; version: string } | undefined;
+  let after: RowsAfter | undefined;
+  for (;;) {
+    const rows = await objectRows(sql, tenant, objectUuid, all, { after, limit: ROWS_PER_READ });
+    first ??= rows;
+    // A loop, not push(...uuids): a spread of a million arguments overflows the call stack.
+    for (let i = 0; i < rows.uuids.length; i++) {
+      columns.rows.set(rows.uuids[i]!, columns.uuids.length);
+      columns.uuids.push(rows.uuids[i]!);
+    }
+    for (const key of all) {
+      const column = columns.columns.get(key)!;
+      for (const value of rows.columns[key]!) column.push(value);
+    }
+    if (rows.uuids.length < ROWS_PER_READ || !rows.last) break;
+    after = rows.last;
   }
-  for (const key of all) columns.columns.set(key, rows.columns[key]!);
-  return { columns, snapshot: rows.snapshot, version: rows.version };
+  return { columns, snapshot: first.snapshot, version: first.version };
 }
 
 /**
- * The object's held columns with at least `keys`, read when not held (or held without one of
- * them: then read again with both); null when the object is too large to hold.
+ * The held object when it answers `request` at once: its columns held and everything its scan
+ * reads made (`scanPrepared`). Else null, and the object is read and prepared for the request in
+ * the background (`prepareObject`); the caller answers from SQL meanwhile.
  */
-export async function heldObject(sql: Sql, tenant: string, objectUuid: string, keys: readonly string[]): Promise<HeldObject | null> {
+export function readyObject(sql: Sql, tenant: string, objectUuid: string, request: CompiledIndexRequest & { text?: readonly string[] }): HeldObject | null {
   if (maxCells === 0) return null;
   const key = keyOf(tenant, objectUuid);
-  const has = (o: HeldObject) => keys.every((k) => o.columns.columns.has(k));
   const now = held.get(key);
-  if (now && has(now)) {
+  if (now && requestColumns(request).every((k) => now.columns.columns.has(k)) && scanPrepared(now.columns, request)) {
     held.delete(key);
     held.set(key, now);
     return now;
   }
-  const under = loading.get(key);
-  if (under) {
-    const got = await under;
-    if (got && has(got)) return got;
+  void prepareObject(sql, tenant, objectUuid, request);
+  return null;
+}
+
+/**
+ * Reads the object's columns for `request` (when not held with them) and makes what its scan
+ * reads, in slices (ADR 0019); resolves with the held object, or null when it is too large to hold
+ * or its read failed. One build per object at a time: a call while one runs gets that one.
+ */
+export function prepareObject(sql: Sql, tenant: string, objectUuid: string, request: CompiledIndexRequest & { text?: readonly string[] }): Promise<HeldObject | null> {
+  const key = keyOf(tenant, objectUuid);
+  const under = building.get(key);
+  if (under) return under;
+  // Set before the first await, so that concurrent first requests share the one build.
+  const run = build(sql, tenant, objectUuid, key, request).finally(() => {
+    if (building.get(key) === run) building.delete(key);
+  });
+  building.set(key, run);
+  return run;
+}
+
+async function build(sql: Sql, tenant: string, objectUuid: string, key: string, request: CompiledIndexRequest & { text?: readonly string[] }): Promise<HeldObject | null> {
+  const keys = requestColumns(request);
+  let object = held.get(key);
+  if (!object || !keys.every((k) => object!.columns.columns.has(k))) {
+    const wanted = [...new Set([...baseColumns, ...keys, ...(object ? object.columns.columns.keys() : [])])];
+    const read = await load(sql, tenant, objectUuid, wanted);
+    if (!read || cellsOf(read.columns) > maxCells) return null;
+    keep(key, read);
+    object = read;
   }
-  const wanted = [...new Set([...baseColumns, ...keys, ...(now ? now.columns.columns.keys() : [])])];
-  // Set before the first await, so that concurrent first reads share the one read.
-  const shared = load(sql, tenant, objectUuid, wanted).then((o) => {
-    if (!o || cellsOf(o.columns) > maxCells) return null;
-    keep(key, o);
-    return o;
-  });
-  loading.set(key, shared);
-  void shared.finally(() => {
-    if (loading.get(key) === shared) loading.delete(key);
-  });
-  return shared;
+  if (held.get(key) !== object) return null;
+  try {
+    await object.refreshing;
+    object.preparing = true;
+    await inSlices(prepareScanSteps(object.columns, request));
+  } catch {
+    objectStoreStats.failed++;
+    return null;
+  } finally {
+    object.preparing = false;
+  }
+  recount(key, object);
+  return held.get(key) === object ? object : null;
+}
+
+/** Resolves when no background build runs (tests wait for one before asking the store again). */
+export async function objectStoreSettled(): Promise<void> {
+  while (building.size > 0) await Promise.all(building.values());
 }
 
 /** An object's columns read, or null when it is too large to hold or the read failed. */
@@ -192,10 +250,12 @@ async function load(sql: Sql, tenant: string, objectUuid: string, wanted: string
 /**
  * Brings held columns up to the present: the object's records changed since their snapshot are
  * read from the event log and put in place (or dropped), or, past the refresh's bounds, every
- * row is read again. One refresh at a time per object; the others wait for it.
+ * row is read again. One refresh at a time per object; the others wait for it. False (nothing
+ * done) while a background build prepares the object: its caller answers from SQL.
  */
-export async function refreshObject(sql: Sql, tenant: string, objectUuid: string, object: HeldObject): Promise<void> {
-  if (object.refreshing) return object.refreshing;
+export async function refreshObject(sql: Sql, tenant: string, objectUuid: string, object: HeldObject): Promise<boolean> {
+  if (object.preparing) return false;
+  if (object.refreshing) return object.refreshing.then(() => true);
   objectStoreStats.refreshed++;
   const run = (async () => {
     // Held search vectors come with the changed rows, so the text postings follow them too.
@@ -219,4 +279,11 @@ export async function refreshObject(sql: Sql, tenant: string, objectUuid: string
   } finally {
     object.refreshing = undefined;
   }
+  return true;
 }
+
+/** The object's held columns as they are now, or null (nothing read or built: tests and diagnostics). */
+export const heldNow = (tenant: string, objectUuid: string): HeldObject | null => held.get(keyOf(tenant, objectUuid)) ?? null;
+
+/** The background builds under way (GET /metrics: `platform_record_index_builds`). */
+export const objectStoreBuilding = () => building.size;

@@ -17,9 +17,9 @@ import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setB
 import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
-import { heldObject, objectScanned, objectStoreStats, refreshObject, textMayBeHeld } from './object-store.js';
+import { objectScanned, objectStoreStats, readyObject, refreshObject, textMayBeHeld } from './object-store.js';
 import { plainTextQuery } from './text-queries.js';
-import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
+import { scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { definitionsOf } from './record-definitions.js';
 import { objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';
@@ -103,8 +103,9 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
    * The total and the page's records from the object's held columns (object-store.ts): the
    * columns scanned, the page's records read with the object's change count; when it is not the
    * count the columns were read at, they are brought up to date and scanned again. Null when the
-   * store does not answer (off, too large, an unfiltered list, free text that is not one word or
-   * an AND of words (ADR 0016), a relation, or writes kept overtaking it).
+   * store does not answer (off, too large, not ready yet: being read or prepared in the background
+   * (ADR 0019), an unfiltered list, free text that is not one word or an AND of words (ADR 0016), a
+   * relation, or writes kept overtaking it).
    */
   async function fromStore(target: IndexTarget, compiled: CompiledIndexRequest, links: boolean): Promise<{ total: number; rows: RecordViewRow[] } | null> {
     const { tenant, objectUuid } = target;
@@ -114,9 +115,9 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
     const text = compiled.query ? await plainTextQuery(db, objectUuid, compiled.query) : undefined;
     if (text === null) return null;
     const request = { ...compiled, text };
-    const keys = requestColumns(request);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const object = await heldObject(db, tenant, objectUuid, keys);
+      // Not ready (not held, or without what this scan reads): SQL answers, the build runs meanwhile (ADR 0019).
+      const object = readyObject(db, tenant, objectUuid, request);
       if (!object) return null;
       const { version } = object;
       const { total, uuids } = scanColumns(object.columns, request);
@@ -126,7 +127,7 @@ export function makeRecordReads(deps: { db: Db; store: Pick<EventStore, 'name'> 
         objectStoreStats.answered++;
         return { total, rows: at.rows };
       }
-      await refreshObject(db, tenant, objectUuid, object);
+      if (!(await refreshObject(db, tenant, objectUuid, object))) return null;
     }
     return null;
   }

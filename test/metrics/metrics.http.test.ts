@@ -5,6 +5,7 @@ import { anObjectForHooks, recordRoutes } from '../support/record-routes.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { viewsProjection } from '../../projections/views.projection.js';
+import { objectStoreSettled } from '../../src/records/object-store.js';
 
 const TOKEN = 'metrics-operator-token-for-tests';
 let t: TestApp;
@@ -79,6 +80,24 @@ describe('GET /metrics', () => {
     expect(sample(text, 'platform_rebuild_events_applied')).toBeGreaterThanOrEqual(total);
     expect(sample(text, 'platform_rebuild_running')).toBe(0);
     expect(sample(text, 'platform_process_cpu_user_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('has the event loop delay and the record index builds and cells (ADR 0019)', async () => {
+    const obj = await anObjectForHooks(t.app, owner);
+    const records = recordRoutes(t.app, t.platform.store, owner, obj);
+    for (let i = 0; i < 3; i++) await records.create({ email: `loop${i}@example.com` });
+    const cellsBefore = sample((await scrape()).body, 'platform_record_index_cells')!;
+    const list = await t.app.inject({ method: 'POST', url: `/api/v2/${obj}/index`, headers: owner.headers, payload: { filters: [{ key: 'email', operator: 'contains', value: 'loop' }] } });
+    expect(list.json().total).toBe(3);
+    // The first filtered list starts a background build of the object's columns.
+    await objectStoreSettled();
+    // The delay is sampled every 10 ms since the last scrape: let a few samples be taken.
+    await new Promise((r) => setTimeout(r, 50));
+    const text = (await scrape()).body;
+    expect(sample(text, 'platform_record_index_builds')).toBe(0);
+    expect(sample(text, 'platform_record_index_cells')).toBeGreaterThan(cellsBefore);
+    expect(sample(text, 'platform_nodejs_eventloop_lag_max_seconds')).toBeGreaterThan(0);
+    expect(sample(text, 'platform_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
   });
 
   it('a reactor behind the log shows its lag', async () => {

@@ -1,0 +1,22 @@
+import { setImmediate as turn } from 'node:timers/promises';
+import type { Steps } from '../../aggregates/record-filter/steps.js';
+
+/** How long one slice of a background build holds the event loop. */
+const SLICE_MS = 8;
+
+/**
+ * Runs steps (aggregates/record-filter/steps.ts) a slice of about SLICE_MS at a time, giving the
+ * event loop back between slices (`setImmediate`: pending I/O and timers go first), so a build of
+ * seconds delays no request by more than a slice (ADR 0019).
+ */
+export async function inSlices<T>(steps: Steps<T>): Promise<T> {
+  let until = performance.now() + SLICE_MS;
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() >= until) {
+      await turn();
+      until = performance.now() + SLICE_MS;
+    }
+  }
+}
