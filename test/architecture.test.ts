@@ -67,7 +67,7 @@ function importStatements(file: string): { target: string; typeOnly: boolean }[]
 }
 
 // src/ folders that are the shell, not features: they may be used by every feature.
-const shell = new Set(['auth', 'cache', 'commands', 'db', 'dev', 'event-store', 'http', 'mail', 'projections', 'reactors']);
+const shell = new Set(['auth', 'cache', 'commands', 'db', 'dev', 'event-store', 'http', 'mail', 'outbound', 'projections', 'reactors']);
 const featureOf = (path: string) => {
   const [top, dir, name] = path.split('/');
   return top === 'src' && name !== undefined && !shell.has(dir!) ? dir! : null;

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
-import { makeUrlGuard } from '../../src/webhooks/url-safety.js';
+import { makeUrlGuard } from '../../src/outbound/index.js';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { anObjectForHooks, recordRoutes } from '../support/record-routes.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
