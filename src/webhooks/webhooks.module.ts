@@ -15,6 +15,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { makeDeliveryRules } from './delivery-rules.js';
 import { webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
 
+/** What app webhooks (src/apps/app-webhooks.routes.ts) take of the webhook resource: its owner hook and shapes. */
+export type { OwnerOf } from './webhooks.routes.js';
+export { createWebhookBodySchema, toWebhook, webhookSchema } from './webhooks.schemas.js';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook reactor and dispatcher of this app (tests stop and start them). */
