@@ -32,6 +32,7 @@ import { registerTeams } from './teams/teams.module.js';
 import { registerPartners } from './partners/partners.module.js';
 import { registerSchema } from './schema/schema.module.js';
 import { registerWebhooks } from './webhooks/webhooks.module.js';
+import { makeUrlGuard } from './outbound/index.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { registerViews } from './views/views.module.js';
 import { registerMetrics } from './metrics/metrics.module.js';
@@ -140,7 +141,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerPartners(app, { db, store, companies });
   await app.register(devRoutes({ db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db, store, recordExists: recordExistsIn(db) });
-  const webhookRuntime = await registerWebhooks(app, { config, db, store });
+  // One address guard for every outbound request (webhooks, apps, OAuth: src/outbound/).
+  const guard = makeUrlGuard({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
+  const webhookRuntime = await registerWebhooks(app, { config, db, store, guard });
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
@@ -148,7 +151,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
   await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
-  await registerApps(app, { config, db, store, webhookRuntime });
+  await registerApps(app, { config, db, store, guard, webhookRuntime });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   return app;

@@ -58,16 +58,21 @@ describe('the one-way rule', () => {
   });
 });
 
+/** Every static import and re-export of a file: what it names, and whether it is type-only (`import type`). */
+function staticImports(file: string): { spec: string; typeOnly: boolean }[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/g)].map((m) => ({ spec: m[2]!, typeOnly: Boolean(m[1]) }));
+}
+
 /** Every import of a file with whether it is type-only (`import type`), relative ones as a path from the root. */
 function importStatements(file: string): { target: string; typeOnly: boolean }[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/g)]
-    .filter((m) => m[2]!.startsWith('.'))
-    .map((m) => ({ target: relative(root, resolve(root, dirname(file), m[2]!)).replace(/\.js$/, '.ts'), typeOnly: Boolean(m[1]) }));
+  return staticImports(file)
+    .filter(({ spec }) => spec.startsWith('.'))
+    .map(({ spec, typeOnly }) => ({ target: relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts'), typeOnly }));
 }
 
 // src/ folders that are the shell, not features: they may be used by every feature.
-const shell = new Set(['auth', 'cache', 'commands', 'db', 'dev', 'event-store', 'http', 'mail', 'projections', 'reactors']);
+const shell = new Set(['auth', 'cache', 'commands', 'db', 'dev', 'event-store', 'http', 'mail', 'outbound', 'projections', 'reactors']);
 const featureOf = (path: string) => {
   const [top, dir, name] = path.split('/');
   return top === 'src' && name !== undefined && !shell.has(dir!) ? dir! : null;
@@ -148,5 +153,42 @@ describe('one way to do each thing', () => {
     };
     for (const v of graph.keys()) if (!index.has(v)) visit(v);
     expect(cycles).toEqual([]);
+  });
+});
+
+// The server's code: what runs in the API process (client/, console/ and cli/ are callers of the API, not part of it).
+const serverFiles = () => ['aggregates', 'ports', 'projections', 'read-models', 'src'].flatMap((dir) => files(dir));
+const OUTBOUND = 'src/outbound/';
+// Packages and built-ins that open HTTP connections.
+const httpClients = /^(undici|node:https?|https?|node:http2|http2|axios|got|node-fetch|ky)$/;
+
+describe('outbound HTTP in one place: src/outbound/', () => {
+  it('no file of the server outside src/outbound/ imports an HTTP client (types aside) or calls fetch', () => {
+    const offences = serverFiles()
+      .filter((f) => !f.startsWith(OUTBOUND))
+      .flatMap((f) => {
+        const text = readFileSync(join(root, f), 'utf8');
+        const dynamic = [...text.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]/g)].map((m) => ({ spec: m[1]!, typeOnly: false }));
+        const clients = [...staticImports(f), ...dynamic].filter(({ spec, typeOnly }) => !typeOnly && httpClients.test(spec)).map(({ spec }) => `${f} imports ${spec}`);
+        const fetches = /(?<![\w$.])fetch\s*\(|\b(?:globalThis|window|self)\.fetch\b/.test(text) ? [`${f} calls fetch`] : [];
+        return [...clients, ...fetches];
+      });
+    expect(offences).toEqual([]);
+  });
+
+  it('src/outbound/ is entered by its index.ts only', () => {
+    const offences = serverFiles()
+      .filter((f) => !f.startsWith(OUTBOUND))
+      .flatMap((f) => importStatements(f).filter(({ target }) => target.startsWith(OUTBOUND) && target !== `${OUTBOUND}index.ts`).map(({ target }) => `${f} -> ${target}`));
+    expect(offences).toEqual([]);
+  });
+
+  it("apps reach the webhooks feature by its module only (webhooks.module.ts), never by webhooks' internals", () => {
+    const offences = files('src/apps').flatMap((f) =>
+      importStatements(f)
+        .filter(({ target }) => target.startsWith('src/webhooks/') && target !== 'src/webhooks/webhooks.module.ts')
+        .map(({ target }) => `${f} -> ${target}`),
+    );
+    expect(offences).toEqual([]);
   });
 });

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../../aggregates/kernel/errors.js';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, ok } from '../http/envelope.js';
-import type { OwnerOf } from '../webhooks/webhooks.routes.js';
-import { createWebhookBodySchema, toWebhook, webhookSchema } from '../webhooks/webhooks.schemas.js';
-import type { WebhookRuntime } from '../webhooks/webhooks.module.js';
+import { createWebhookBodySchema, toWebhook, webhookSchema, type OwnerOf, type WebhookRuntime } from '../webhooks/webhooks.module.js';
 import type { AppsService } from './apps.service.js';
 
 const APP_IN_PATH = /\/apps\/([0-9a-fA-F-]{36})(?:\/|$|\?)/;

@@ -9,6 +9,7 @@ import { appBarsRoutes } from './app-bars.routes.js';
 import { makeAppBarsService } from './app-bars.service.js';
 import { runtimeRoutes } from './runtime.routes.js';
 import { makeRuntimeService } from './runtime.service.js';
+import type { UrlGuard } from '../outbound/index.js';
 import type { WebhookRuntime } from '../webhooks/webhooks.module.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { makeOAuthService } from './oauth.service.js';
@@ -18,11 +19,10 @@ import { appWebhooksRoutes } from './app-webhooks.routes.js';
 export { appModuleCatalogue } from './app-modules.js';
 
 /** Apps (issue 19): the marketplace, review, installs (docs/apps.md). */
-export async function registerApps(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; webhookRuntime: WebhookRuntime }) {
-  const { config, db, store } = deps;
+export async function registerApps(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; guard: UrlGuard; webhookRuntime: WebhookRuntime }) {
+  const { config, db, store, guard } = deps;
   const box = secretBoxFrom(config);
   const apps = makeAppsService({ db, store, box, graceMs: config.APPS_ROTATION_GRACE_MS });
-  const { guard } = deps.webhookRuntime;
   const runtime = makeRuntimeService({ db, apps, box, guard, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   await app.register(appsRoutes({ db, apps }), { prefix: '/api/v2/apps' });
   await app.register(runtimeRoutes({ runtime }), { prefix: '/api/v2/apps' });

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 as hash } from '../auth/sha256.js';
 import * as oauth from 'oauth4webapi';
-import { Agent, request } from 'undici';
 import { DomainError, notFound } from '../../aggregates/kernel/errors.js';
 import type { OAuthProvider } from '../../aggregates/app/app.events.js';
 import { connectionsOf, secretsOf, type AppRow } from '../../read-models/apps.queries.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { pinnedLookup } from '../webhooks/http-sender.js';
-import { UrlRefused, type UrlGuard } from '../webhooks/url-safety.js';
+import { readAnswer, sendPinned, UrlRefused, type UrlGuard } from '../outbound/index.js';
 import type { AppsService } from './apps.service.js';
 import { secretAad } from './runtime.service.js';
 import type { SecretBox } from './secret-box.js';
@@ -18,7 +16,10 @@ const flowAad = (tenant: string, appUuid: string) => `${tenant}:${appUuid}:oauth
 
 const failed = (what: string, suggestion: string) => new DomainError('STATE_NOT_ALLOWED', what, [{ message: what, type: 'PLATFORM_ERROR', correctionSuggestion: suggestion }]);
 
-/** fetch for oauth4webapi through the webhook address guard: the resolved address pinned, no redirects. */
+// A provider's answer is a small JSON document; a longer one is refused rather than held in memory.
+const MAX_ANSWER = 256 * 1024;
+
+/** fetch for oauth4webapi through the shared address guard: the resolved address pinned, no redirects, the answer read up to 256 KiB. */
 function guardedFetch(guard: UrlGuard, timeoutMs: number) {
   return async (url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }) => {
     let target;
@@ -28,22 +29,16 @@ function guardedFetch(guard: UrlGuard, timeoutMs: number) {
       if (err instanceof UrlRefused) throw failed(`the provider endpoint is refused: ${err.reason}`, 'The app\'s OAuth endpoints must be public http(s) addresses');
       throw err;
     }
-    const agent = new Agent({ connect: { lookup: pinnedLookup(target), timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    try {
-      const res = await request(target.url, {
-        method: (init.method ?? 'GET') as 'GET' | 'POST',
-        headers: Object.fromEntries(new Headers(init.headers).entries()),
-        body: typeof init.body === 'string' || init.body instanceof URLSearchParams ? String(init.body) : undefined,
-        dispatcher: agent,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const body = Buffer.from(await res.body.arrayBuffer());
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-      return new Response(res.statusCode === 204 ? null : body, { status: res.statusCode, headers });
-    } finally {
-      void agent.destroy().catch(() => {});
-    }
+    const request = {
+      method: (init.method ?? 'GET') as 'GET' | 'POST',
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      body: typeof init.body === 'string' || init.body instanceof URLSearchParams ? String(init.body) : undefined,
+    };
+    const answer = await sendPinned(target, request, { timeoutMs }, async (res) => ({ statusCode: res.statusCode, headers: res.headers, body: await readAnswer(res, MAX_ANSWER) }));
+    if (answer.body === null) throw failed(`the provider's answer passes ${MAX_ANSWER} bytes`, 'The provider answers with a small JSON document; check the app\'s OAuth endpoints');
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    return new Response(answer.statusCode === 204 ? null : new Uint8Array(answer.body), { status: answer.statusCode, headers });
   };
 }
 

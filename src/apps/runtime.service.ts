@@ -5,7 +5,7 @@ import { checkSettingsSchema, settingsSchemaSchema, type SettingsSchema } from '
 import { secretsOf, userSettingsOf, type AppRow, type InstallationRow } from '../../read-models/apps.queries.js';
 import type { CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import type { UrlGuard } from '../webhooks/url-safety.js';
+import type { UrlGuard } from '../outbound/index.js';
 import { callApp } from './app-calls.js';
 import type { AppsService } from './apps.service.js';
 import { signingSecrets } from './credentials.js';

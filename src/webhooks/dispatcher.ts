@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeliveryRow, WebhookRow } from '../../read-models/webhooks.queries.js';
 import type { Db } from '../db/db.js';
-import { postDelivery, type SendResult } from './http-sender.js';
-import { signatureHeaders } from './signing.js';
+import { signatureHeaders, UrlRefused, type UrlGuard } from '../outbound/index.js';
+import { postDelivery, type SendResult } from './post-delivery.js';
 import { webhookDeliveries } from '../metrics/metrics.js';
-import { UrlRefused, type UrlGuard } from './url-safety.js';
 
 export interface DispatcherOptions {
   db: Db;

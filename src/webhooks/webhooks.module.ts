@@ -4,7 +4,7 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { startReactor, type ReactorRunner } from '../reactors/runner.js';
 import { startDispatcher, type Dispatcher } from './dispatcher.js';
-import { makeUrlGuard, type UrlGuard } from './url-safety.js';
+import type { UrlGuard } from '../outbound/index.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { makeDeliveriesService } from './deliveries.service.js';
 import { makeTestPayloads, type FindRecord } from './test-payloads.js';
@@ -15,6 +15,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { makeDeliveryRules } from './delivery-rules.js';
 import { webhooksReactor, type DeliveryRules } from './webhooks.reactor.js';
 
+/** What app webhooks (src/apps/app-webhooks.routes.ts) take of the webhook resource: its owner hook and shapes. */
+export type { OwnerOf } from './webhooks.routes.js';
+export { createWebhookBodySchema, toWebhook, webhookSchema } from './webhooks.schemas.js';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook reactor and dispatcher of this app (tests stop and start them). */
@@ -23,7 +27,6 @@ declare module 'fastify' {
 }
 
 export interface WebhookRuntime {
-  guard: UrlGuard;
   rules: DeliveryRules;
   /** Wakes the dispatcher (no-op while reactors are off). */
   wake(): void;
@@ -44,10 +47,9 @@ export interface WebhookRuntime {
  */
 export async function registerWebhooks(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; store: EventStore; rules?: DeliveryRules; findRecord?: FindRecord },
+  deps: { config: Config; db: Db; store: EventStore; guard: UrlGuard; rules?: DeliveryRules; findRecord?: FindRecord },
 ): Promise<WebhookRuntime> {
-  const { config, db, store } = deps;
-  const guard = makeUrlGuard({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
+  const { config, db, store, guard } = deps;
   const live = makeDeliveryRules({ db, log: app.log });
   const rules = deps.rules ?? live;
   let dispatcher: Dispatcher | undefined;
@@ -56,7 +58,6 @@ export async function registerWebhooks(
   const webhooks = makeWebhooksService({ db, store, guard });
   const tests = makeTestPayloads({ db, store, rules, findRecord: deps.findRecord ?? live.findRecord });
   const runtime: WebhookRuntime = {
-    guard,
     webhooks,
     routesFor: (ownerOf) => async (scope) => {
       await scope.register(webhooksRoutes({ db, webhooks, ownerOf }));

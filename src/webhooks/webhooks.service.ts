@@ -7,7 +7,7 @@ import { handleCommand, type CommandContext } from '../commands/command-handler.
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { checkWebhookAgainstSchema } from './delivery-rules.js';
-import { UrlRefused, type UrlGuard } from './url-safety.js';
+import { UrlRefused, type UrlGuard } from '../outbound/index.js';
 
 /** Whose webhooks: a company's own (appUuid null) or those of an app installed in it. */
 export interface WebhookOwner {

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
-import { makeUrlGuard } from '../../src/webhooks/url-safety.js';
+import { makeUrlGuard } from '../../src/outbound/index.js';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { anObjectForHooks, recordRoutes } from '../support/record-routes.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -48,9 +48,11 @@ describe('outbound safety at the API', () => {
 
   it('checks the address again on every attempt, and connects to the address it checked (DNS rebinding)', async () => {
     // rebind.test is unknown to the system resolver: the first attempt reaches the receiver only
-    // because the connection uses the address the guard resolved; then the name "moves" to 10.0.0.1.
-    let answer = '127.0.0.1';
-    const guard = makeUrlGuard({ allowedHosts: ['127.0.0.1'], lookup: async () => [{ address: answer, family: 4 }] });
+    // because the connection uses the address the guard resolved; from the next lookup on, the
+    // name has "moved" to 10.0.0.1 (moved by the lookup itself: moving it once the receiver saw
+    // the first attempt raced the 50 ms retry on a busy machine).
+    const answers = ['127.0.0.1'];
+    const guard = makeUrlGuard({ allowedHosts: ['127.0.0.1'], lookup: async () => [{ address: answers.shift() ?? '10.0.0.1', family: 4 }] });
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/v2/webhooks',
@@ -69,7 +71,6 @@ describe('outbound safety at the API', () => {
     const dispatcher = startDispatcher({ db: t.platform.db, guard, log: t.app.log, timeoutMs: 1000, concurrency: 2, pollMs: 30, maxBackoffMs: 1000, rateLimitMax: 100, rateLimitWindowMs: 1000 });
     try {
       await waitFor(() => rx.on('/rebind').length === 1, 5_000, 'first attempt');
-      answer = '10.0.0.1';
       const [row] = await waitFor(
         async () => {
           const rows = await t.platform.db.query<{ status: string; attempts: number; last_error: string }>('select status, attempts, last_error from webhook_deliveries where webhook_uuid = $1', [uuid]);

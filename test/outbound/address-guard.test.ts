@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressRange, makeUrlGuard, UrlRefused, type Lookup } from '../../src/webhooks/url-safety.js';
+import { addressRange, makeUrlGuard, UrlRefused, type Lookup } from '../../src/outbound/index.js';
 
 const refusedUrls = [
   'http://127.0.0.1/hook',

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
-/** Where a delivery may go: the URL and the address it resolved to, pinned for the request. */
+/** Where an outbound request may go: the URL and the address it resolved to, pinned for the request. */
 export interface SafeTarget {
   url: URL;
   /** The hostname without IPv6 brackets. */
@@ -72,7 +72,7 @@ function addressAllowed(a: Allowance, address: string) {
 }
 
 /** Parses and checks the scheme; the hostname comes back lowercased, without IPv6 brackets. */
-export function parseWebhookUrl(raw: string): { url: URL; hostname: string } {
+export function parseOutboundUrl(raw: string): { url: URL; hostname: string } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -112,7 +112,7 @@ export function makeUrlGuard(opts: { allowedHosts: readonly string[]; lookup?: L
   }
 
   async function resolve(rawUrl: string): Promise<SafeTarget> {
-    const { url, hostname } = parseWebhookUrl(rawUrl);
+    const { url, hostname } = parseOutboundUrl(rawUrl);
     if (ipaddr.isValid(hostname)) {
       judge(hostname, hostname);
       return { url, hostname, address: hostname, family: ipaddr.parse(hostname).kind() === 'ipv4' ? 4 : 6 };
