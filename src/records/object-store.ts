@@ -56,8 +56,12 @@ const TEXT_DECLINED_MS = 10 * 60_000;
 /** Objects whose free text the store does not hold (too large, or their read failed), until when. */
 const textDeclined = new Map<string, number>();
 
-/** Records read by one statement of an object's first read (a page: its JSON parsed in one slice). */
+/**
+ * Records read by one statement of an object's first read (a page: its JSON parsed in one turn
+ * of the event loop); fewer with the search vectors, whose text is tens of lexemes a record.
+ */
 const ROWS_PER_READ = 5000;
+const ROWS_PER_READ_WITH_TEXT = 2000;
 
 const held = new Map<string, HeldObject>();
 /** The background build under way per object (at most one: another request shape waits for the next). */
@@ -144,8 +148,9 @@ async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly
   const columns = emptyColumns(all);
   let first: { snapshot: string; version: string } | undefined;
   let after: RowsAfter | undefined;
+  const limit = all.includes(SEARCH_COLUMN) ? ROWS_PER_READ_WITH_TEXT : ROWS_PER_READ;
   for (;;) {
-    const rows = await objectRows(sql, tenant, objectUuid, all, { after, limit: ROWS_PER_READ });
+    const rows = await objectRows(sql, tenant, objectUuid, all, { after, limit });
     first ??= rows;
     // A loop, not push(...uuids): a spread of a million arguments overflows the call stack.
     for (let i = 0; i < rows.uuids.length; i++) {
@@ -156,7 +161,7 @@ async function read(sql: Sql, tenant: string, objectUuid: string, keys: readonly
       const column = columns.columns.get(key)!;
       for (const value of rows.columns[key]!) column.push(value);
     }
-    if (rows.uuids.length < ROWS_PER_READ || !rows.last) break;
+    if (rows.uuids.length < limit || !rows.last) break;
     after = rows.last;
   }
   return { columns, snapshot: first.snapshot, version: first.version };
