@@ -2,6 +2,7 @@ import { applyBatch, type PageDocument, type ResolvedOp } from '../aggregates/pa
 import type { PublicationEvent, StoredProtection } from '../aggregates/page/page.events.js';
 import { evolvePublication, unpublished, type Publication } from '../aggregates/page/page.publication.js';
 import type { Sql } from '../projections/projection.js';
+import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 
 export interface PageRow {
   tenant: string;
@@ -198,7 +199,7 @@ export async function liveSlugs(sql: Sql, subdomain: string, environment: string
       and (p.published or p.publish_at <= $3) and not coalesce(p.unpublish_at <= $3, false)`;
   const from = `from companies c join rm_pages p on p.tenant = c.company_uuid::text join rm_cms_environments e on e.tenant = p.tenant and e.key = p.environment`;
   const rows = await sql.query<{ environment: string; root_slug: string; locale: string; slug: string; title: string; protected: boolean; uuid: string }>(
-    `select p.environment, case when e.slug_prefix = '' then e.key else e.slug_prefix end as root_slug, p.locale, p.slug, p.title, (p.protection->>'type') <> 'none' as protected, p.page_uuid as uuid
+    `select p.environment, ${ROOT_SLUG_SQL} as root_slug, p.locale, p.slug, p.title, (p.protection->>'type') <> 'none' as protected, p.page_uuid as uuid
        ${from} where ${where} order by p.environment, p.locale, p.slug limit $4 offset $5`,
     [subdomain, environment, nowSeconds, limit, offset],
   );

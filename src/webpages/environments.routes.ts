@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { environmentDecider, type EnvironmentCommand } from '../../aggregates/environment/environment.decider.js';
 import { environmentsStream } from '../../aggregates/environment/environment.events.js';
 import { notFound } from '../../aggregates/kernel/errors.js';
-import { environmentByKey, environmentsOf, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
+import { environmentByKey, environmentsOf, rootSlugOf, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
 import { pageCountIn } from '../../read-models/pages.queries.js';
 import { commandContext, companyActor } from '../auth/actor.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
@@ -32,7 +32,7 @@ const createBody = z.strictObject(fields).meta({ id: 'EnvironmentCreate' });
 const updateBody = z.strictObject({ ...fields, key: fields.key.optional() }).meta({ id: 'EnvironmentUpdate' });
 
 export const environmentSchema = z
-  .object({ uuid: z.string(), key: z.string(), label: z.string(), routing: z.string(), slugPrefix: z.string(), hostLabel: z.string(), htmlLang: z.string(), requiresAuth: z.boolean(), default: z.boolean() })
+  .object({ uuid: z.string(), key: z.string(), label: z.string(), routing: z.string(), slugPrefix: z.string().describe('The rootSlug its public pages live under: the prefix set, else the key'), hostLabel: z.string(), htmlLang: z.string(), requiresAuth: z.boolean(), default: z.boolean() })
   .meta({ id: 'Environment' });
 
 export const toEnvironment = (r: EnvironmentRow): z.infer<typeof environmentSchema> => ({
@@ -40,7 +40,7 @@ export const toEnvironment = (r: EnvironmentRow): z.infer<typeof environmentSche
   key: r.key,
   label: r.label,
   routing: r.routing,
-  slugPrefix: r.slug_prefix,
+  slugPrefix: rootSlugOf(r),
   hostLabel: r.host_label,
   htmlLang: r.html_lang,
   requiresAuth: r.requires_auth,
