@@ -109,6 +109,21 @@ export async function pagesOfRecord(sql: Sql, tenant: string, recordUuid: string
   return sql.query<PageRow>(`select ${columns} from rm_pages where tenant = $1 and record_uuid = $2 and not template order by environment, locale`, [tenant, recordUuid]);
 }
 
+/** The pages linked as translations to any of `pageUuids`. */
+export async function pagesLinkedTo(sql: Sql, tenant: string, pageUuids: readonly string[]): Promise<PageRow[]> {
+  return sql.query<PageRow>(
+    `select ${columnsOf('p.')} from rm_page_translations t join rm_pages p on p.tenant = t.tenant and p.page_uuid = t.other_uuid
+      where t.tenant = $1 and t.page_uuid = any($2::uuid[]) order by p.environment, p.locale`,
+    [tenant, pageUuids],
+  );
+}
+
+/** Whether a page (not a template) of the environment and locale has the slug. */
+export async function slugInUse(sql: Sql, tenant: string, environment: string, locale: string, slug: string): Promise<boolean> {
+  const rows = await sql.query('select 1 from rm_pages where tenant = $1 and environment = $2 and locale = $3 and slug = $4 and not template', [tenant, environment, locale, slug]);
+  return rows.length > 0;
+}
+
 /** The locales a record has pages in, in one environment. */
 export async function localesOf(sql: Sql, tenant: string, recordUuid: string, environment: string): Promise<string[]> {
   const rows = await sql.query<{ locale: string }>(`select locale from rm_pages where tenant = $1 and record_uuid = $2 and environment = $3 and not template order by locale`, [tenant, recordUuid, environment], 'pages_locales');

@@ -48,6 +48,22 @@ export const updatePageBodySchema = z
   .meta({ id: 'WebpageUpdate' });
 export type UpdatePageBody = z.infer<typeof updatePageBodySchema>;
 
+/** A template webpage's change (POST /webpages/template/...): page fields, SEO, modules that replace its modules. */
+const templateModuleInput = z.object({ id: z.string().max(100).optional(), module: z.string().min(1).max(200), fields: z.record(z.string(), z.unknown()).optional(), hidden: z.boolean().optional() });
+export const templateBodySchema = z
+  .strictObject({
+    locale: localeSchema.optional(),
+    title: z.string().min(1).max(300).optional(),
+    excerpt: z.string().max(2000).optional(),
+    seo: z.record(z.string().max(100), z.string().max(2000).nullable()).optional(),
+    css: z.string().max(100_000).optional(),
+    headJs: z.string().max(100_000).optional(),
+    bodyJs: z.string().max(100_000).optional(),
+    modules: z.array(templateModuleInput).max(500).optional().describe('Replaces the modules'),
+  })
+  .meta({ id: 'WebpageTemplate' });
+export type TemplateBody = z.infer<typeof templateBodySchema>;
+
 const moduleInput = z.object({ id: z.string().optional(), module: z.string().optional(), fields: z.record(z.string(), z.unknown()).optional(), hidden: z.boolean().optional() });
 
 /** CmsPagePatch (spec 2.8). Loose on purpose: which fields count depends on `op`, and the decider names what is wrong. */
