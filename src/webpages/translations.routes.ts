@@ -71,9 +71,10 @@ export const translationsRoutes = (deps: { translations: TranslationsService }):
         config: write,
         schema: {
           tags: ['webpages'],
-          description: "Creates the record's page in environment `key` as a copy of its page in `locale` (default environment unless `environment`), in `toLocale` (default: the target's htmlLang), and links the two.",
+          description:
+            "Creates the record's page in environment `key` as a copy of its page in `environment` (default: the default environment) and `locale` (default: that environment's htmlLang, else the record's only page there), in `toLocale` (default: the target's htmlLang), and links the two.",
           params: z.object({ recordUuid: z.uuid(), key: z.string().min(1).max(63) }),
-          querystring: z.object({ locale: localeSchema, environment: z.string().min(1).max(63).optional(), toLocale: localeSchema.optional() }),
+          querystring: z.object({ locale: localeSchema.optional(), environment: z.string().min(1).max(63).optional(), toLocale: localeSchema.optional() }),
           response: { 200: envelope(cmsPageSchema), ...errors },
         },
       },

@@ -1,7 +1,7 @@
 import { DomainError, invalid, notFound } from '../../aggregates/kernel/errors.js';
 import { translationDecider, type TranslationCommand } from '../../aggregates/page/page-translation.decider.js';
 import { translationStream } from '../../aggregates/page/page-translation.events.js';
-import { environmentByKey } from '../../read-models/cms-environments.queries.js';
+import { defaultEnvironment, environmentByKey } from '../../read-models/cms-environments.queries.js';
 import { pageOfRecord, pagesLinkedTo, pagesOfRecord, slugInUse, type PageRow } from '../../read-models/pages.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
@@ -45,6 +45,22 @@ export function makeTranslationsService(deps: { db: Db; store: EventStore; pages
     return pages.createCopy(context, source, { environment, locale, slug: taken ? `${slugify(slug)}-${source.record_uuid.slice(0, 8)}` : slug });
   }
 
+  /**
+   * The page a translation copies: the record's page in `environment` (default: the default one)
+   * and `locale`; without `locale`, its page in that environment's htmlLang, else its only page
+   * there (400 naming the locales when it has several, none in the htmlLang).
+   */
+  async function sourceOf(tenant: string, recordUuid: string, environment: string | undefined, locale: string | undefined): Promise<PageRow> {
+    if (locale !== undefined) return pages.pageOf(tenant, recordUuid, environment, locale);
+    const env = environment === undefined ? await defaultEnvironment(db, tenant) : await environmentByKey(db, tenant, environment);
+    const there = env ? (await pagesOfRecord(db, tenant, recordUuid)).filter((p) => p.environment === env.key) : [];
+    const page = there.find((p) => p.locale === env?.html_lang) ?? (there.length === 1 ? there[0] : undefined);
+    if (page) return page;
+    if (!env || there.length === 0) throw notFound('Webpage', `of record ${recordUuid} in environment ${environment ?? '(default)'}`);
+    const locales = there.map((p) => p.locale).join(', ');
+    throw invalid('querystring.locale', `the record has pages in ${there.length} locales of environment ${env.key}, none in its htmlLang ${env.html_lang}`, `Name the page to translate: send locale, one of ${locales}`, 'INVALID_VALUE');
+  }
+
   return {
     async link(context: CommandContext, fromUuid: string, toUuid: string) {
       await pair(context.tenant, fromUuid, toUuid);
@@ -79,9 +95,9 @@ export function makeTranslationsService(deps: { db: Db; store: EventStore; pages
       return copyInto(context, source, target.key, source.locale, { message: 'the record already has a page there', suggestion: 'Change that page, or delete the environment copy first' });
     },
 
-    /** The record's page copied into environment `key` in `toLocale` (default: its htmlLang), linked to it. */
-    async translate(context: CommandContext, recordUuid: string, key: string, from: { environment?: string; locale: string; toLocale?: string }): Promise<CmsPage> {
-      const source = await pages.pageOf(context.tenant, recordUuid, from.environment, from.locale);
+    /** The record's page (`sourceOf`) copied into environment `key` in `toLocale` (default: its htmlLang), linked to it. */
+    async translate(context: CommandContext, recordUuid: string, key: string, from: { environment?: string; locale?: string; toLocale?: string }): Promise<CmsPage> {
+      const source = await sourceOf(context.tenant, recordUuid, from.environment, from.locale);
       const target = await targetEnvironment(context.tenant, key, source, 'params.key');
       const created = await copyInto(context, source, target.key, from.toLocale ?? target.html_lang, { message: 'the translation exists', suggestion: 'Link it with POST /cms/environments/translations/{fromUuid}/link/{toUuid}' });
       await run(context, { type: 'Link', pageUuid: source.page_uuid, otherUuid: created.uuid });

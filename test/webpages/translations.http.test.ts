@@ -38,6 +38,30 @@ describe('translations', () => {
     expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/cms/environments/translations/${other.page.uuid}/link/${page.uuid}`), 400);
   });
 
+  it('translates without ?locale= (spec 4.3 names no request): from the page in the source environment\'s htmlLang, else its only page there', async () => {
+    const translate = (recordUuid: string) => call(t.app, owner, 'POST', `/api/v2/webpages/v2/pages/${recordUuid}/environments/germany/translate`);
+    const { record, page } = await aPage(t.app, owner, site);
+    const plain = await translate(record.uuid);
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    expect(plain.body.data).toMatchObject({ environment: 'germany', locale: 'de', slug: page.slug, title: page.title });
+    const map = await data(t.app, owner, 'GET', `/api/v2/cms/environments/translations/${record.uuid}`);
+    expect(map.germany.map((p: { uuid: string }) => p.uuid)).toEqual([plain.body.data.uuid]);
+
+    const french = await aPage(t.app, owner, site, { locale: 'fr' });
+    const fromOnly = await translate(french.record.uuid);
+    expect(fromOnly.status, JSON.stringify(fromOnly.body)).toBe(200);
+    expect(fromOnly.body.data).toMatchObject({ environment: 'germany', locale: 'de', title: french.page.title });
+
+    // Two pages there, neither in the environment's htmlLang: which one is the caller's to say.
+    await data(t.app, owner, 'POST', '/api/v2/webpages', { recordUuid: french.record.uuid, environment: 'production', locale: 'it' });
+    await data(t.app, owner, 'POST', '/api/v2/cms/environments', { key: 'austria', htmlLang: 'de-AT' });
+    const ambiguous = await call(t.app, owner, 'POST', `/api/v2/webpages/v2/pages/${french.record.uuid}/environments/austria/translate`);
+    expectErrorBody(ambiguous, 400);
+    expect(ambiguous.body.errors[0].correctionSuggestion).toMatch(/fr, it/);
+    const { record: bare } = await aPage(t.app, owner, site);
+    expectErrorBody(await call(t.app, owner, 'POST', `/api/v2/webpages/v2/pages/${bare.uuid}/environments/germany/translate?environment=austria`), 404);
+  });
+
   it('answers 401, 403, and 404 for another company on every translation route', async () => {
     const { record, page } = await aPage(t.app, owner, site);
     const copy = await data(t.app, owner, 'POST', `/api/v2/webpages/v2/pages/${record.uuid}/environments/germany/translate?locale=en`);
