@@ -14465,15 +14465,15 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Creates the record's page in environment `key` as a copy of its page in `locale` (default environment unless `environment`), in `toLocale` (default: the target's htmlLang), and links the two.
+         * @description Creates the record's page in environment `key` as a copy of its page in `environment` (default: the default environment) and `locale` (default: that environment's htmlLang, else the record's only page there), in `toLocale` (default: the target's htmlLang), and links the two.
          *
          *     Auth: roles any company role; scopes webpages:write.
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     environment?: string;
-                    locale: string;
+                    locale?: string;
                     toLocale?: string;
                 };
                 header?: never;
@@ -14607,7 +14607,8 @@ export interface paths {
                                     };
                                     slug: string;
                                     title: string;
-                                    version: number;
+                                    /** @enum {number} */
+                                    version: 1;
                                 };
                                 index: number;
                             };
@@ -15699,7 +15700,8 @@ export interface components {
                 };
                 slug: string;
                 title: string;
-                version: number;
+                /** @enum {number} */
+                version: 1;
             };
             environment: string;
             locale: string;
@@ -15748,7 +15750,8 @@ export interface components {
                 };
                 slug: string;
                 title: string;
-                version: number;
+                /** @enum {number} */
+                version: 1;
             };
             environment: string;
             locale: string;
@@ -15971,6 +15974,7 @@ export interface components {
             label: string;
             requiresAuth: boolean;
             routing: string;
+            /** @description The rootSlug its public pages live under: the prefix set, else the key */
             slugPrefix: string;
             uuid: string;
         };
@@ -16012,6 +16016,7 @@ export interface components {
             label: string;
             requiresAuth: boolean;
             routing: string;
+            /** @description The rootSlug its public pages live under: the prefix set, else the key */
             slugPrefix: string;
             uuid: string;
         };

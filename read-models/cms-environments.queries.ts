@@ -17,6 +17,16 @@ export interface EnvironmentRow {
   revision: number;
 }
 
+/**
+ * The environment's root slug in effect (spec 2.6 `slugPrefix`): its slug prefix, or its key when
+ * the prefix is empty. Public pages, the slug map, menus and previews live under it, and the
+ * environment answers it as its `slugPrefix`.
+ */
+export const rootSlugOf = (row: Pick<EnvironmentRow, 'key' | 'slug_prefix'>) => row.slug_prefix || row.key;
+
+/** `rootSlugOf` in SQL, for an environment row aliased `e`. */
+export const ROOT_SLUG_SQL = "case when e.slug_prefix = '' then e.key else e.slug_prefix end";
+
 const columns = 'tenant, key, env_uuid, label, routing, slug_prefix, host_label, html_lang, requires_auth, is_default, idx, created_at::float8 as created_at, updated_at::float8 as updated_at, revision';
 
 export async function environmentsOf(sql: Sql, tenant: string): Promise<EnvironmentRow[]> {

@@ -1,6 +1,7 @@
 import type { PageDocument } from '../aggregates/page/page.document.js';
 import type { StoredProtection } from '../aggregates/page/page.events.js';
 import type { Sql } from '../projections/projection.js';
+import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 
 export interface PreviewSourceRow {
   tenant: string;
@@ -48,7 +49,7 @@ export async function livePreviews(sql: Sql, q: { tenant: string; environment: s
       and (p.published or p.publish_at <= $6) and not coalesce(p.unpublish_at <= $6, false)`;
   const params = [q.tenant, q.environment, q.locale, q.objectName, q.exceptPage, q.nowSeconds];
   const rows = await sql.query<PreviewRow>(
-    `select p.page_uuid as uuid, case when e.slug_prefix = '' then e.key else e.slug_prefix end as root_slug, p.slug, p.locale, p.title,
+    `select p.page_uuid as uuid, ${ROOT_SLUG_SQL} as root_slug, p.slug, p.locale, p.title,
             p.document->>'excerpt' as excerpt, p.document->'seo'->>'image' as image, (p.protection->>'type') <> 'none' as protected
        from rm_pages p join rm_cms_environments e on e.tenant = p.tenant and e.key = p.environment
       where ${where} order by p.created_at desc, p.page_uuid limit $7 offset $8`,

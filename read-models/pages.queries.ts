@@ -2,6 +2,7 @@ import { applyBatch, type PageDocument, type ResolvedOp } from '../aggregates/pa
 import type { PublicationEvent, StoredProtection } from '../aggregates/page/page.events.js';
 import { evolvePublication, unpublished, type Publication } from '../aggregates/page/page.publication.js';
 import type { Sql } from '../projections/projection.js';
+import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 
 export interface PageRow {
   tenant: string;
@@ -108,6 +109,21 @@ export async function pagesOfRecord(sql: Sql, tenant: string, recordUuid: string
   return sql.query<PageRow>(`select ${columns} from rm_pages where tenant = $1 and record_uuid = $2 and not template order by environment, locale`, [tenant, recordUuid]);
 }
 
+/** The pages linked as translations to any of `pageUuids`. */
+export async function pagesLinkedTo(sql: Sql, tenant: string, pageUuids: readonly string[]): Promise<PageRow[]> {
+  return sql.query<PageRow>(
+    `select ${columnsOf('p.')} from rm_page_translations t join rm_pages p on p.tenant = t.tenant and p.page_uuid = t.other_uuid
+      where t.tenant = $1 and t.page_uuid = any($2::uuid[]) order by p.environment, p.locale`,
+    [tenant, pageUuids],
+  );
+}
+
+/** Whether a page (not a template) of the environment and locale has the slug. */
+export async function slugInUse(sql: Sql, tenant: string, environment: string, locale: string, slug: string): Promise<boolean> {
+  const rows = await sql.query('select 1 from rm_pages where tenant = $1 and environment = $2 and locale = $3 and slug = $4 and not template', [tenant, environment, locale, slug]);
+  return rows.length > 0;
+}
+
 /** The locales a record has pages in, in one environment. */
 export async function localesOf(sql: Sql, tenant: string, recordUuid: string, environment: string): Promise<string[]> {
   const rows = await sql.query<{ locale: string }>(`select locale from rm_pages where tenant = $1 and record_uuid = $2 and environment = $3 and not template order by locale`, [tenant, recordUuid, environment], 'pages_locales');
@@ -198,7 +214,7 @@ export async function liveSlugs(sql: Sql, subdomain: string, environment: string
       and (p.published or p.publish_at <= $3) and not coalesce(p.unpublish_at <= $3, false)`;
   const from = `from companies c join rm_pages p on p.tenant = c.company_uuid::text join rm_cms_environments e on e.tenant = p.tenant and e.key = p.environment`;
   const rows = await sql.query<{ environment: string; root_slug: string; locale: string; slug: string; title: string; protected: boolean; uuid: string }>(
-    `select p.environment, case when e.slug_prefix = '' then e.key else e.slug_prefix end as root_slug, p.locale, p.slug, p.title, (p.protection->>'type') <> 'none' as protected, p.page_uuid as uuid
+    `select p.environment, ${ROOT_SLUG_SQL} as root_slug, p.locale, p.slug, p.title, (p.protection->>'type') <> 'none' as protected, p.page_uuid as uuid
        ${from} where ${where} order by p.environment, p.locale, p.slug limit $4 offset $5`,
     [subdomain, environment, nowSeconds, limit, offset],
   );

@@ -1,5 +1,6 @@
 import type { MenuItem } from '../aggregates/web-menu/web-menu.schemas.js';
 import type { Sql } from '../projections/projection.js';
+import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 import type { AuditRow } from './audit-row.js';
 
 export interface WebMenuRow extends AuditRow {
@@ -44,7 +45,7 @@ export async function publicMenus(sql: Sql, subdomain: string, environment: stri
 export async function livePageLinks(sql: Sql, tenant: string, pageUuids: readonly string[], nowSeconds: number) {
   if (pageUuids.length === 0) return new Map<string, { rootSlug: string; slug: string; locale: string }>();
   const rows = await sql.query<{ page_uuid: string; root_slug: string; slug: string; locale: string }>(
-    `select p.page_uuid, case when e.slug_prefix = '' then e.key else e.slug_prefix end as root_slug, p.slug, p.locale
+    `select p.page_uuid, ${ROOT_SLUG_SQL} as root_slug, p.slug, p.locale
        from rm_pages p join rm_cms_environments e on e.tenant = p.tenant and e.key = p.environment
       where p.tenant = $1 and p.page_uuid = any($2::uuid[]) and not p.template
         and (p.published or p.publish_at <= $3) and not coalesce(p.unpublish_at <= $3, false)`,

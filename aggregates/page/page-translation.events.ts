@@ -10,16 +10,3 @@ export const pageTranslationEventTypes = pageTranslationEventSchema.options.map(
 /** One stream per pair of pages, whichever way it was linked: a link and its unlink are ordered. */
 export const TRANSLATION_STREAM_PREFIX = 'page-translation-';
 export const translationStream = (a: string, b: string) => `${TRANSLATION_STREAM_PREFIX}${[a, b].sort().join('-')}`;
-
-export type TranslationCommand = { type: 'Link' | 'Unlink'; pageUuid: string; otherUuid: string };
-
-/** Linking twice or unlinking what is not linked changes nothing. */
-export const translationDecider = {
-  initialState: () => ({ linked: false }),
-  decide(command: TranslationCommand, state: { linked: boolean }): PageTranslationEvent[] {
-    const data = { pageUuid: command.pageUuid, otherUuid: command.otherUuid };
-    if (command.type === 'Link') return state.linked ? [] : [{ type: 'PageTranslationLinked', version: 1, data }];
-    return state.linked ? [{ type: 'PageTranslationUnlinked', version: 1, data }] : [];
-  },
-  evolve: (_: { linked: boolean }, e: PageTranslationEvent) => ({ linked: e.type === 'PageTranslationLinked' }),
-};

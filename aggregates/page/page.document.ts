@@ -16,6 +16,12 @@ export const seoSchema = z.record(z.string(), z.unknown());
 export const pageFieldNames = ['title', 'slug', 'excerpt', 'css', 'headJs', 'bodyJs'] as const;
 export type PageFieldName = (typeof pageFieldNames)[number];
 
+/** The longest each page field may be, in characters: the patch ops and the API check the same. */
+export const pageFieldMax: Readonly<Record<PageFieldName, number>> = { title: 300, slug: 200, excerpt: 2000, css: 100_000, headJs: 100_000, bodyJs: 100_000 };
+/** The longest key and value of a page's SEO map. */
+export const SEO_KEY_MAX = 100;
+export const SEO_VALUE_MAX = 2000;
+
 /** The editable document of a page (CmsPageDTO.document). `revision` counts edit batches from 0. */
 export const pageDocumentSchema = z.object({
   version: z.literal(1),

@@ -1,5 +1,5 @@
 import { invalid } from '../kernel/errors.js';
-import { applyOp, pageFieldNames, type PageDocument, type PageModule, type ResolvedOp } from './page.document.js';
+import { applyOp, pageFieldMax, pageFieldNames, SEO_VALUE_MAX, type PageDocument, type PageModule, type ResolvedOp } from './page.document.js';
 import { checkModuleFields, type ModuleCatalogue } from './page.modules.js';
 
 /** A patch as a client sends it (spec 2.8): `op` says which of the other fields count. */
@@ -22,13 +22,12 @@ export const patchOps = ['addModule', 'removeModule', 'moveModule', 'setField', 
 
 export const MAX_MODULES = 500;
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const MAX_TEXT: Record<string, number> = { title: 300, slug: 200, excerpt: 2000, css: 100_000, headJs: 100_000, bodyJs: 100_000 };
 
 const bad = (field: string, message: string, suggestion: string) => invalid(field, `${field}: ${message}`, suggestion, 'INVALID_VALUE');
 
 /** Checks a slug; the message names the field. */
 export function checkSlug(field: string, slug: string) {
-  if (!SLUG.test(slug) || slug.length > MAX_TEXT.slug!) throw bad(field, `"${slug.slice(0, 60)}" is not a slug`, 'Use 1-200 lowercase letters, digits and single hyphens, e.g. "spring-offer"');
+  if (!SLUG.test(slug) || slug.length > pageFieldMax.slug) throw bad(field, `"${slug.slice(0, 60)}" is not a slug`, 'Use 1-200 lowercase letters, digits and single hyphens, e.g. "spring-offer"');
 }
 
 /** A working batch: the document as the ops so far left it, the refs they named, and fresh ids. */
@@ -107,7 +106,7 @@ function resolve(p: PagePatchInput, f: string, b: Batch): ResolvedOp {
       if (!p.seo || typeof p.seo !== 'object' || Array.isArray(p.seo)) throw bad(`${f}.seo`, 'seo is required', 'Send seo: {title, excerpt, slug, image}');
       for (const [k, v] of Object.entries(p.seo)) {
         if (v !== null && typeof v !== 'string') throw bad(`${f}.seo.${k}`, 'an SEO value is a string or null', `Send seo.${k} as a string`);
-        if (typeof v === 'string' && v.length > 2000) throw bad(`${f}.seo.${k}`, 'an SEO value is at most 2000 characters', `Shorten seo.${k}`);
+        if (typeof v === 'string' && v.length > SEO_VALUE_MAX) throw bad(`${f}.seo.${k}`, `an SEO value is at most ${SEO_VALUE_MAX} characters`, `Shorten seo.${k}`);
       }
       if (typeof p.seo.slug === 'string' && p.seo.slug !== '') checkSlug(`${f}.seo.slug`, p.seo.slug);
       return { op: 'setSeo', seo: p.seo };
@@ -117,7 +116,7 @@ function resolve(p: PagePatchInput, f: string, b: Batch): ResolvedOp {
       for (const [k, v] of Object.entries(p.fields)) {
         const name = pageFieldNames.find((x) => x === k);
         if (!name) throw bad(`${f}.fields.${k}`, `${k} is not a page field`, `Set only ${pageFieldNames.join(', ')}`);
-        if (typeof v !== 'string' || v.length > MAX_TEXT[name]!) throw bad(`${f}.fields.${k}`, `${k} is a string of at most ${MAX_TEXT[name]} characters`, `Send ${k} as a shorter string`);
+        if (typeof v !== 'string' || v.length > pageFieldMax[name]) throw bad(`${f}.fields.${k}`, `${k} is a string of at most ${pageFieldMax[name]} characters`, `Send ${k} as a shorter string`);
         if (name === 'slug') checkSlug(`${f}.fields.slug`, v);
         if (name === 'title' && v.trim() === '') throw bad(`${f}.fields.title`, 'the title is empty', 'Send a title');
         fields[name] = name === 'title' ? v.trim() : v;

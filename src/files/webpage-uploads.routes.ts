@@ -7,7 +7,7 @@ import { commandContext } from '../auth/actor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { envelope, ok } from '../http/envelope.js';
-import { getRecord } from '../../read-models/records.queries.js';
+import { pageByUuid } from '../../read-models/pages.queries.js';
 import type { FilesService } from './files.service.js';
 import { noFile, refuseDeclaredLength, sendUploadFailure, storePart } from './uploads.js';
 
@@ -17,8 +17,8 @@ export const publicUrlOf = (config: Config, tenant: string, file: Pick<FileStore
 
 /**
  * Spec 4.4's uploads: `POST /webpages/{uuid}/uploadFile` (into the page's attachments folder) and
- * `POST /webpages/uploadFile`; both answer the public URL. The page is only checked to be a record
- * of the caller's company (the webpages slice owns pages).
+ * `POST /webpages/uploadFile`; both answer the public URL. `{uuid}` is the page's own uuid (a page
+ * of the caller's company, read from the pages read model; the webpages slice owns the pages).
  */
 export const webpageUploadRoutes = (deps: { files: FilesService; config: Config; db: Db }): FastifyPluginAsyncZod => async (app) => {
   const { files, config, db } = deps;
@@ -28,7 +28,7 @@ export const webpageUploadRoutes = (deps: { files: FilesService; config: Config;
     const ctx = commandContext(request);
     const early = refuseDeclaredLength(request, config);
     if (early) return sendUploadFailure(request, reply, early);
-    if (pageUuid && !(await getRecord(db, ctx.tenant, pageUuid))) throw notFound('Webpage', pageUuid);
+    if (pageUuid && !(await pageByUuid(db, ctx.tenant, pageUuid))) throw notFound('Webpage', pageUuid);
     const part = await request.file();
     if (!part) throw noFile();
     let stored: FileStored;

@@ -1,17 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { environmentDecider, type EnvironmentCommand } from '../../aggregates/environment/environment.decider.js';
-import { environmentsStream } from '../../aggregates/environment/environment.events.js';
-import { notFound } from '../../aggregates/kernel/errors.js';
-import { environmentByKey, environmentsOf, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
-import { pageCountIn } from '../../read-models/pages.queries.js';
+import { rootSlugOf, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
 import { commandContext, companyActor } from '../auth/actor.js';
-import { handleCommand, type CommandContext } from '../commands/command-handler.js';
-import type { Db } from '../db/db.js';
-import type { EventStore } from '../event-store/port.js';
 import { envelope, ok } from '../http/envelope.js';
 import { dataString, errorResponses } from '../schema/http-common.js';
+import type { EnvironmentsService } from './environments.service.js';
 
 const tags = ['cms'];
 const read = { auth: {} };
@@ -32,7 +25,7 @@ const createBody = z.strictObject(fields).meta({ id: 'EnvironmentCreate' });
 const updateBody = z.strictObject({ ...fields, key: fields.key.optional() }).meta({ id: 'EnvironmentUpdate' });
 
 export const environmentSchema = z
-  .object({ uuid: z.string(), key: z.string(), label: z.string(), routing: z.string(), slugPrefix: z.string(), hostLabel: z.string(), htmlLang: z.string(), requiresAuth: z.boolean(), default: z.boolean() })
+  .object({ uuid: z.string(), key: z.string(), label: z.string(), routing: z.string(), slugPrefix: z.string().describe('The rootSlug its public pages live under: the prefix set, else the key'), hostLabel: z.string(), htmlLang: z.string(), requiresAuth: z.boolean(), default: z.boolean() })
   .meta({ id: 'Environment' });
 
 export const toEnvironment = (r: EnvironmentRow): z.infer<typeof environmentSchema> => ({
@@ -40,29 +33,16 @@ export const toEnvironment = (r: EnvironmentRow): z.infer<typeof environmentSche
   key: r.key,
   label: r.label,
   routing: r.routing,
-  slugPrefix: r.slug_prefix,
+  slugPrefix: rootSlugOf(r),
   hostLabel: r.host_label,
   htmlLang: r.html_lang,
   requiresAuth: r.requires_auth,
   default: r.is_default,
 });
 
-/** CMS environments (spec 2.6, 4.2): one stream per company (`cms-environments`), rows by key. */
-export function makeEnvironments(deps: { db: Db; store: EventStore }) {
-  const { db, store } = deps;
-  const run = (command: EnvironmentCommand, context: CommandContext) => handleCommand({ store, decider: environmentDecider, streamId: environmentsStream, command, context });
-  async function found(tenant: string, key: string) {
-    const row = await environmentByKey(db, tenant, key);
-    if (!row) throw notFound('Environment', key);
-    return row;
-  }
-  return { run, found, list: (tenant: string) => environmentsOf(db, tenant), pageCount: (tenant: string, key: string) => pageCountIn(db, tenant, key) };
-}
-export type Environments = ReturnType<typeof makeEnvironments>;
-
 const byKey = z.object({ key: z.string().min(1).max(63) });
 
-export const environmentsRoutes = (deps: { environments: Environments }): FastifyPluginAsyncZod =>
+export const environmentsRoutes = (deps: { environments: EnvironmentsService }): FastifyPluginAsyncZod =>
   async (app) => {
     const { environments } = deps;
     const list = async (tenant: string) => (await environments.list(tenant)).map(toEnvironment);
@@ -75,24 +55,16 @@ export const environmentsRoutes = (deps: { environments: Environments }): Fastif
     );
 
     app.post('/cms/environments', { config: write, schema: { tags, description: 'Creates an environment; the first one of a company is its default.', body: createBody, response: { 201: envelope(environmentSchema), ...errors } } }, async (request, reply) => {
-      const context = commandContext(request);
-      const { key, ...input } = request.body;
-      await environments.run({ type: 'CreateEnvironment', envUuid: randomUUID(), key, input }, context);
       reply.code(201);
-      return ok(toEnvironment(await environments.found(context.tenant, key)), 'created');
+      return ok(toEnvironment(await environments.create(commandContext(request), request.body)), 'created');
     });
 
-    app.put('/cms/environments/:key', { config: write, schema: { tags, params: byKey, body: updateBody, response: { 200: envelope(environmentSchema), ...errors } } }, async (request) => {
-      const context = commandContext(request);
-      await environments.found(context.tenant, request.params.key);
-      await environments.run({ type: 'UpdateEnvironment', key: request.params.key, input: request.body }, context);
-      return ok(toEnvironment(await environments.found(context.tenant, request.params.key)), 'updated');
-    });
+    app.put('/cms/environments/:key', { config: write, schema: { tags, params: byKey, body: updateBody, response: { 200: envelope(environmentSchema), ...errors } } }, async (request) =>
+      ok(toEnvironment(await environments.update(commandContext(request), request.params.key, request.body)), 'updated'),
+    );
 
     app.delete('/cms/environments/:key', { config: write, schema: { tags, description: 'Deletes an environment that holds no pages (409 naming how many it holds).', params: byKey, response: { 200: dataString, ...errors } } }, async (request) => {
-      const context = commandContext(request);
-      await environments.found(context.tenant, request.params.key);
-      await environments.run({ type: 'DeleteEnvironment', key: request.params.key, pageCount: await environments.pageCount(context.tenant, request.params.key) }, context);
+      await environments.remove(commandContext(request), request.params.key);
       return ok('deleted', 'deleted');
     });
   };

@@ -5,7 +5,7 @@ import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { pageOffset, paginationBody } from '../http/pagination.js';
 import { errorResponses } from '../schema/http-common.js';
 import { toHistoryEntry, type PageHistory } from './pages.history.js';
-import { cmsPageSchema, createPageBodySchema, historyEntrySchema, localeSchema, patchBodySchema, updatePageBodySchema, moduleSchema } from './pages.schemas.js';
+import { cmsPageSchema, createPageBodySchema, historyEntrySchema, localeSchema, patchBodySchema, updatePageBodySchema } from './pages.schemas.js';
 import type { PagesService } from './pages.service.js';
 import { scheduleTime } from './schedule-time.js';
 
@@ -112,7 +112,7 @@ export const pagesRoutes = (deps: { pages: PagesService; history: PageHistory })
           description: 'The document as it was at a history index.',
           params: byIndex,
           querystring: where,
-          response: { 200: envelope(z.object({ index: z.number().int(), document: cmsPageSchema.shape.document.extend({ modules: z.array(moduleSchema) }) })), ...errors },
+          response: { 200: envelope(z.object({ index: z.number().int(), document: cmsPageSchema.shape.document })), ...errors },
         },
       },
       async (request) => {

@@ -1,12 +1,27 @@
 import { z } from 'zod';
 import { stateAt, liveAt } from '../../aggregates/page/page.publication.js';
-import type { PageDocument } from '../../aggregates/page/page.document.js';
+import { pageDocumentSchema, pageFieldMax, SEO_KEY_MAX, SEO_VALUE_MAX, type PageDocument, type PageFieldName } from '../../aggregates/page/page.document.js';
 import type { StoredProtection } from '../../aggregates/page/page.events.js';
 import type { Publication } from '../../aggregates/page/page.publication.js';
 
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 export const localeSchema = z.string().regex(LOCALE, 'a language tag such as en, de or pt-BR').max(35);
-const slug = z.string().min(1).max(200);
+
+/**
+ * The page's document fields as a client sends them: the domain's fields (`pageDocumentSchema`)
+ * with the domain's limits (`pageFieldMax`); declared here once for create, update and templates.
+ */
+const field = (name: PageFieldName) => pageDocumentSchema.shape[name].max(pageFieldMax[name]);
+const documentInput = {
+  title: field('title').min(1),
+  slug: field('slug').min(1),
+  excerpt: field('excerpt'),
+  seo: z.record(z.string().max(SEO_KEY_MAX), z.string().max(SEO_VALUE_MAX).nullable()),
+  css: field('css'),
+  headJs: field('headJs'),
+  bodyJs: field('bodyJs'),
+};
+const optionalDocumentInput = Object.fromEntries(Object.entries(documentInput).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof documentInput]: z.ZodOptional<(typeof documentInput)[K]> };
 
 /** Protection as a client sends it: the password only ever travels in; it is kept as a hash. */
 export const protectionInputSchema = z.discriminatedUnion('type', [
@@ -21,13 +36,9 @@ export const createPageBodySchema = z
     recordUuid: z.uuid().describe('A record of an object with the Page trait'),
     environment: z.string().min(1).max(63).optional().describe('Environment key (default: the company default environment)'),
     locale: localeSchema.optional().describe("Default: the environment's htmlLang"),
-    title: z.string().min(1).max(300).optional().describe("Default: the record's title property (Page trait), else its name"),
-    slug: slug.optional().describe('Default: made from the title; unique per environment and locale'),
-    excerpt: z.string().max(2000).optional(),
-    seo: z.record(z.string().max(100), z.string().max(2000).nullable()).optional(),
-    css: z.string().max(100_000).optional(),
-    headJs: z.string().max(100_000).optional(),
-    bodyJs: z.string().max(100_000).optional(),
+    ...optionalDocumentInput,
+    title: optionalDocumentInput.title.describe("Default: the record's title property (Page trait), else its name"),
+    slug: optionalDocumentInput.slug.describe('Default: made from the title; unique per environment and locale'),
     protection: protectionInputSchema.optional(),
   })
   .meta({ id: 'WebpageCreate' });
@@ -35,18 +46,24 @@ export type CreatePageBody = z.infer<typeof createPageBodySchema>;
 
 export const updatePageBodySchema = z
   .strictObject({
-    title: z.string().min(1).max(300).optional(),
-    slug: slug.optional(),
-    excerpt: z.string().max(2000).optional(),
-    seo: z.record(z.string().max(100), z.string().max(2000).nullable()).optional(),
-    css: z.string().max(100_000).optional(),
-    headJs: z.string().max(100_000).optional(),
-    bodyJs: z.string().max(100_000).optional(),
+    ...optionalDocumentInput,
     protection: protectionInputSchema.optional(),
     expectedRevision: z.number().int().min(0).optional().describe('The document revision this change is made on: 409 when the page moved on'),
   })
   .meta({ id: 'WebpageUpdate' });
 export type UpdatePageBody = z.infer<typeof updatePageBodySchema>;
+
+/** A template webpage's change (POST /webpages/template/...): page fields, SEO, modules that replace its modules. */
+const templateModuleInput = z.object({ id: z.string().max(100).optional(), module: z.string().min(1).max(200), fields: z.record(z.string(), z.unknown()).optional(), hidden: z.boolean().optional() });
+const { slug: _slug, ...templateInput } = optionalDocumentInput;
+export const templateBodySchema = z
+  .strictObject({
+    locale: localeSchema.optional(),
+    ...templateInput,
+    modules: z.array(templateModuleInput).max(500).optional().describe('Replaces the modules'),
+  })
+  .meta({ id: 'WebpageTemplate' });
+export type TemplateBody = z.infer<typeof templateBodySchema>;
 
 const moduleInput = z.object({ id: z.string().optional(), module: z.string().optional(), fields: z.record(z.string(), z.unknown()).optional(), hidden: z.boolean().optional() });
 
@@ -79,7 +96,6 @@ export const patchBodySchema = z
 export const scheduleQuerySchema = (name: 'publishAt' | 'unpublishAt') =>
   z.object({ [name]: z.string().max(20).optional().describe('Epoch seconds, in the future; leave out for now') }).partial();
 
-export const moduleSchema = z.object({ id: z.string(), module: z.string(), fields: z.record(z.string(), z.unknown()), hidden: z.boolean() });
 
 export const cmsPageSchema = z
   .object({
@@ -90,18 +106,7 @@ export const cmsPageSchema = z
     environment: z.string(),
     state: z.enum(['draft', 'scheduled', 'published', 'unpublished']),
     published: z.boolean(),
-    document: z.object({
-      version: z.number().int(),
-      revision: z.number().int(),
-      modules: z.array(moduleSchema),
-      seo: z.record(z.string(), z.unknown()),
-      title: z.string(),
-      slug: z.string(),
-      excerpt: z.string(),
-      css: z.string(),
-      headJs: z.string(),
-      bodyJs: z.string(),
-    }),
+    document: pageDocumentSchema,
     record: z.object({ uuid: z.string(), object: z.string(), properties: z.record(z.string(), z.unknown()), parsedProperties: z.record(z.string(), z.unknown()) }),
     protection: z.object({ type: z.enum(['none', 'password', 'members']) }),
     locales: z.array(z.string()),

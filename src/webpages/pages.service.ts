@@ -5,7 +5,7 @@ import { pageStream, type StoredProtection } from '../../aggregates/page/page.ev
 import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { SLUG, type PagePatchInput } from '../../aggregates/page/page.patch.js';
 import { defaultEnvironment, environmentByKey, type EnvironmentRow } from '../../read-models/cms-environments.queries.js';
-import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, pageOfRecordWithExtras, publicationOf, type PageExtras, type PageRow } from '../../read-models/pages.queries.js';
+import { pageByUuid, pageExtras, pageOfRecord, pageOfRecordIn, pageOfRecordWithExtras, publicationOf, slugInUse, type PageExtras, type PageRow } from '../../read-models/pages.queries.js';
 import { getRecord } from '../../read-models/records.queries.js';
 import { traitOf } from '../../read-models/traits.queries.js';
 import type { PageConfig } from '../../aggregates/trait/trait.schemas.js';
@@ -267,11 +267,6 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
   };
 }
 export type PagesService = ReturnType<typeof makePagesService>;
-
-async function slugInUse(db: Db, tenant: string, environment: string, locale: string, slug: string): Promise<boolean> {
-  const rows = await db.query('select 1 from rm_pages where tenant = $1 and environment = $2 and locale = $3 and slug = $4 and not template', [tenant, environment, locale, slug]);
-  return rows.length > 0;
-}
 
 /**
  * The smartened title (GET ?smartened=true): `{{property}}` placeholders filled from the record's

@@ -3,10 +3,14 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
-import { environmentsRoutes, makeEnvironments } from './environments.routes.js';
-import { makeModules, modulesRoutes } from './modules.routes.js';
+import { environmentsRoutes } from './environments.routes.js';
+import { makeEnvironmentsService } from './environments.service.js';
+import { modulesRoutes } from './modules.routes.js';
+import { makeModulesService } from './modules.service.js';
 import { translationsRoutes } from './translations.routes.js';
+import { makeTranslationsService } from './translations.service.js';
 import { templatesRoutes } from './templates.routes.js';
+import { makeTemplatesService } from './templates.service.js';
 import { startPageScheduler, type PageScheduler } from './page-scheduler.js';
 import { makePageHistory } from './pages.history.js';
 import { pagesRoutes } from './pages.routes.js';
@@ -14,7 +18,8 @@ import { makePagesService } from './pages.service.js';
 import { previewsRoutes } from './previews.routes.js';
 import { publicMenusRoutes } from './public-menus.routes.js';
 import { publicPagesRoutes } from './public.routes.js';
-import { makeWebMenus, webMenusRoutes } from './web-menus.routes.js';
+import { webMenusRoutes } from './web-menus.routes.js';
+import { makeWebMenusService } from './web-menus.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,17 +32,17 @@ declare module 'fastify' {
 export async function registerWebpages(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; appModules?: (tenant: string) => Promise<ModuleCatalogue> }) {
   const { db, store, config } = deps;
   const passwordLogN = config.PASSWORD_SCRYPT_LOG_N;
-  const modules = makeModules({ db, store, appModules: deps.appModules });
+  const modules = makeModulesService({ db, store, appModules: deps.appModules });
   const pages = makePagesService({ db, store, passwordLogN, catalogue: modules.catalogue });
   const history = makePageHistory({ db, pages });
-  const environments = makeEnvironments({ db, store });
+  const environments = makeEnvironmentsService({ db, store });
   await app.register(pagesRoutes({ pages, history }), { prefix: '/api/v2' });
   await app.register(environmentsRoutes({ environments }), { prefix: '/api/v2' });
   await app.register(modulesRoutes({ modules }), { prefix: '/api/v2' });
-  await app.register(translationsRoutes({ db, store, pages }), { prefix: '/api/v2' });
-  await app.register(templatesRoutes({ db, pages, modules }), { prefix: '/api/v2' });
+  await app.register(translationsRoutes({ translations: makeTranslationsService({ db, store, pages }) }), { prefix: '/api/v2' });
+  await app.register(templatesRoutes({ templates: makeTemplatesService({ db, pages, modules }) }), { prefix: '/api/v2' });
   await app.register(publicPagesRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
-  await app.register(webMenusRoutes({ db, menus: makeWebMenus({ db, store }) }), { prefix: '/api/v2' });
+  await app.register(webMenusRoutes({ menus: makeWebMenusService({ db, store }) }), { prefix: '/api/v2' });
   await app.register(publicMenusRoutes({ db }), { prefix: '/api/v2' });
   await app.register(previewsRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
 

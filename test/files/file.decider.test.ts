@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fileDecider, type FileCommand } from '../../aggregates/file/file.decider.js';
-import type { FileEvent } from '../../aggregates/file/file.events.js';
-import { fold } from '../../aggregates/kernel/decider.js';
-import { DomainError } from '../../aggregates/kernel/errors.js';
+import { fileEventSchema, type FileEvent } from '../../aggregates/file/file.events.js';
 import { sanitiseFileName } from '../../src/files/file-names.js';
 import { sniffType, typeAccepted } from '../../src/files/inspect-upload.js';
+import { given } from '../support/decider-spec.js';
 
 const fileUuid = '11111111-1111-4111-8111-111111111111';
 const recordUuid = '22222222-2222-4222-8222-222222222222';
@@ -13,29 +12,29 @@ const uploaded: FileEvent = {
   type: 'FileUploaded', version: 1,
   data: { fileUuid, key: `files/t/${fileUuid}`, name: 'a.txt', contentType: 'text/plain', size: 1, sha256: 'a'.repeat(64), visibility: 'private', pageUuid: null },
 };
-const given = (...events: FileEvent[]) => fold(fileDecider, [uploaded, ...events]);
-const when = (events: FileEvent[], command: FileCommand) => fileDecider.decide(command, given(...events));
 const to = { recordUuid, property: 'docs' };
+const schema = { schema: fileEventSchema };
+const attached: FileEvent = { type: 'FileAttached', version: 1, data: to };
+const deleted: FileEvent = { type: 'FileDeleted', version: 1, data: { fileUuid } };
+const purged: FileEvent = { type: 'FilePurged', version: 1, data: { fileUuid, key: 'k' } };
 
 describe('file decider', () => {
   it('attaches once, detaches what is attached', () => {
-    expect(when([], { type: 'AttachFile', to })).toEqual([{ type: 'FileAttached', version: 1, data: to }]);
-    expect(when([{ type: 'FileAttached', version: 1, data: to }], { type: 'AttachFile', to })).toEqual([]);
-    expect(when([], { type: 'DetachFile', from: to })).toEqual([]);
-    expect(when([{ type: 'FileAttached', version: 1, data: to }], { type: 'DetachFile', from: to })).toEqual([{ type: 'FileDetached', version: 1, data: to }]);
+    given(fileDecider, [uploaded], schema).when({ type: 'AttachFile', to }).then([attached]);
+    given(fileDecider, [uploaded, attached], schema).when({ type: 'AttachFile', to }).then([]);
+    given(fileDecider, [uploaded], schema).when({ type: 'DetachFile', from: to }).then([]);
+    given(fileDecider, [uploaded, attached], schema).when({ type: 'DetachFile', from: to }).then([{ type: 'FileDetached', version: 1, data: to }]);
   });
 
   it('purges only a deleted file that no record holds; a purged file is gone for every command', () => {
-    const deleted: FileEvent = { type: 'FileDeleted', version: 1, data: { fileUuid } };
-    expect(() => when([], { type: 'PurgeFile' })).toThrow(DomainError);
-    expect(() => when([{ type: 'FileAttached', version: 1, data: to }, deleted], { type: 'PurgeFile' })).toThrow(/still attached/);
-    expect(when([deleted], { type: 'PurgeFile' })).toEqual([{ type: 'FilePurged', version: 1, data: { fileUuid, key: `files/t/${fileUuid}` } }]);
-    const purged: FileEvent = { type: 'FilePurged', version: 1, data: { fileUuid, key: 'k' } };
+    given(fileDecider, [uploaded], schema).when({ type: 'PurgeFile' }).thenFails('STATE_NOT_ALLOWED');
+    given(fileDecider, [uploaded, attached, deleted], schema).when({ type: 'PurgeFile' }).thenFails('STATE_NOT_ALLOWED', 'still attached');
+    given(fileDecider, [uploaded, deleted], schema).when({ type: 'PurgeFile' }).then([{ type: 'FilePurged', version: 1, data: { fileUuid, key: `files/t/${fileUuid}` } }]);
     for (const c of [{ type: 'RestoreFile' }, { type: 'DeleteFile' }, { type: 'AttachFile', to }] as FileCommand[]) {
-      expect(() => when([deleted, purged], c)).toThrow(/not found/);
+      given(fileDecider, [uploaded, deleted, purged], schema).when(c).thenFails('NOT_FOUND', 'not found');
     }
-    expect(() => when([deleted], { type: 'AttachFile', to })).toThrow(/not found/);
-    expect(when([deleted], { type: 'RestoreFile' })).toEqual([{ type: 'FileRestored', version: 1, data: { fileUuid } }]);
+    given(fileDecider, [uploaded, deleted], schema).when({ type: 'AttachFile', to }).thenFails('NOT_FOUND', 'not found');
+    given(fileDecider, [uploaded, deleted], schema).when({ type: 'RestoreFile' }).then([{ type: 'FileRestored', version: 1, data: { fileUuid } }]);
   });
 });
 

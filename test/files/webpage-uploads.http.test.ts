@@ -7,7 +7,8 @@ import { applyProjections } from '../../src/projections/apply.js';
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { anObject, call, data, expectErrorBody } from '../schema/schema-fixtures.js';
+import { call, data, expectErrorBody } from '../schema/schema-fixtures.js';
+import { aPage, aSite } from '../webpages/cms-fixtures.js';
 import { get, pngBytes, sha256, upload } from './files-fixtures.js';
 
 let t: TestApp;
@@ -30,8 +31,7 @@ const reach = (url: string) => url.replace('http://pages.example.test', base);
 
 describe('webpage uploads (spec 4.4)', () => {
   it("stores under the page's attachments folder and answers a public URL that needs no login", async () => {
-    const obj = await anObject(t.app, a);
-    const page = await data(t.app, a, 'POST', `/api/v2/${obj.name}`, { properties: {} });
+    const { record, page } = await aPage(t.app, a, await aSite(t.app, a));
     const bytes = pngBytes(10_000);
     const res = await upload(base, a, `/api/v2/webpages/${page.uuid}/uploadFile`, [{ name: 'hero image.png', bytes }]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -47,6 +47,8 @@ describe('webpage uploads (spec 4.4)', () => {
     const [row] = await t.platform.db.query<{ storage_key: string }>('select storage_key from rm_files where tenant = $1 and file_uuid = $2', [a.companyUuid, fileUuid]);
     expect(row!.storage_key).toBe(`webpages/${a.companyUuid}/${page.uuid}/attachments/${fileUuid}`);
 
+    // The record's uuid is not the page's.
+    expectErrorBody(await upload(base, a, `/api/v2/webpages/${record.uuid}/uploadFile`, [{ name: 'x.png', bytes: pngBytes() }]), 404);
     // The same file under another company's path, or once deleted: 404.
     expect((await get(reach(url).replace(a.companyUuid, b.companyUuid))).status).toBe(404);
     await data(t.app, a, 'DELETE', `/api/v2/files/${fileUuid}`);
@@ -66,8 +68,7 @@ describe('webpage uploads (spec 4.4)', () => {
   });
 
   it("another company's page is a 404 and nothing is stored", async () => {
-    const obj = await anObject(t.app, b);
-    const theirs = await data(t.app, b, 'POST', `/api/v2/${obj.name}`, { properties: {} });
+    const { page: theirs } = await aPage(t.app, b, await aSite(t.app, b));
     expectErrorBody(await upload(base, a, `/api/v2/webpages/${theirs.uuid}/uploadFile`, [{ name: 'x.png', bytes: pngBytes() }]), 404);
     expectErrorBody(await upload(base, a, '/api/v2/webpages/00000000-0000-4000-8000-000000000000/uploadFile', [{ name: 'x.png', bytes: pngBytes() }]), 404);
     const unauth = await fetch(`${base}/api/v2/webpages/uploadFile`, { method: 'POST' });

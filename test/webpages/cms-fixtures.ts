@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { TestTenant } from '../support/actors.js';
+import { afterAll, beforeAll } from 'vitest';
+import { signUpWithCompany, type TestTenant } from '../support/actors.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 import { anObjectWith, aRecord, data, unique } from '../records/records-fixtures.js';
 
 export { call, data, expectErrorBody, unique } from '../records/records-fixtures.js';
@@ -34,3 +36,42 @@ export async function aPage(app: FastifyInstance, who: TestTenant, site: { env: 
 }
 
 export const patchUrl = (recordUuid: string) => `/api/v2/webpages/v2/pages/${recordUuid}/patch`;
+
+export type Site = Awaited<ReturnType<typeof aSite>>;
+
+/**
+ * The one setup of a webpages test file: the app on a fresh test database (a cheap password hash,
+ * reactors off unless `env` turns them on), an owner signed up with a company (its subdomain
+ * `unique(subdomain)` when one is asked for) and a site (`aSite`), made before the file's tests
+ * and closed after them.
+ */
+export function useCmsSite(opts: { env?: Record<string, string>; subdomain?: string } = {}) {
+  let t: TestApp | undefined;
+  let owner: TestTenant | undefined;
+  let site: Site | undefined;
+  const subdomain = opts.subdomain === undefined ? undefined : unique(opts.subdomain).replace(/_/g, '-');
+  beforeAll(async () => {
+    t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false', ...opts.env });
+    owner = await signUpWithCompany(t.app, { subdomain });
+    site = await aSite(t.app, owner);
+  });
+  afterAll(async () => t?.close());
+  return {
+    get t() {
+      return t!;
+    },
+    get app() {
+      return t!.app;
+    },
+    get owner() {
+      return owner!;
+    },
+    get site() {
+      return site!;
+    },
+    /** The owner's company subdomain (only when `opts.subdomain` asked for one). */
+    get subdomain() {
+      return subdomain!;
+    },
+  };
+}

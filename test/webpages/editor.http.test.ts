@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpWithCompany, type TestTenant } from '../support/actors.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { aPage, aSite, call, data, expectErrorBody, patchUrl } from './cms-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { aPage, call, data, expectErrorBody, patchUrl, useCmsSite } from './cms-fixtures.js';
 
-let t: TestApp;
-let owner: TestTenant;
-let site: Awaited<ReturnType<typeof aSite>>;
-beforeAll(async () => {
-  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false' });
-  owner = await signUpWithCompany(t.app);
-  site = await aSite(t.app, owner);
-});
-afterAll(async () => t.close());
+const cms = useCmsSite();
 
-const patch = (recordUuid: string, expectedRevision: number, patches: unknown[]) => call(t.app, owner, 'POST', patchUrl(recordUuid), { locale: 'en', expectedRevision, patches });
+const patch = (recordUuid: string, expectedRevision: number, patches: unknown[]) => call(cms.app, cms.owner, 'POST', patchUrl(recordUuid), { locale: 'en', expectedRevision, patches });
 
 describe('module editor', () => {
   it('applies every op of a batch as one revision; ref addresses a module added earlier in the batch', async () => {
-    const { record, page } = await aPage(t.app, owner, site);
+    const { record, page } = await aPage(cms.app, cms.owner, cms.site);
     const first = await patch(record.uuid, 0, [
       { op: 'addModule', ref: 'hero', module: { module: 'hero', fields: { heading: 'Hi' } } },
       { op: 'addModule', module: { id: 'text-1', module: 'text', fields: { body: 'one' } } },
@@ -55,11 +45,11 @@ describe('module editor', () => {
     expect(replaced.body.data.document.modules).toEqual([{ id: expect.any(String), module: 'footer', fields: { year: 2026 }, hidden: false }]);
     expect(replaced.body.data.document.revision).toBe(4);
     // The editor's read gives the same DTO.
-    expect(await data(t.app, owner, 'GET', `/api/v2/webpages/v2/pages/${record.uuid}?locale=en`)).toEqual(replaced.body.data);
+    expect(await data(cms.app, cms.owner, 'GET', `/api/v2/webpages/v2/pages/${record.uuid}?locale=en`)).toEqual(replaced.body.data);
   });
 
   it('refuses bad input with a 400 naming it, and applies nothing of the batch', async () => {
-    const { record, page } = await aPage(t.app, owner, site);
+    const { record, page } = await aPage(cms.app, cms.owner, cms.site);
     await patch(record.uuid, 0, [{ op: 'addModule', module: { id: 'a', module: 'text' } }]);
     const cases: [unknown[], RegExp, RegExp][] = [
       [[{ op: 'explode' }], /unknown op "explode"/, /addModule, removeModule/],
@@ -78,45 +68,45 @@ describe('module editor', () => {
       expect(res.body.message).toMatch(message);
       expect(res.body.errors[0].correctionSuggestion).toMatch(suggestion);
     }
-    const after = await data(t.app, owner, 'GET', `/api/v2/webpages/${page.uuid}`);
+    const after = await data(cms.app, cms.owner, 'GET', `/api/v2/webpages/${page.uuid}`);
     expect(after.document.revision).toBe(1);
     expect(after.document.modules.map((m: { id: string }) => m.id)).toEqual(['a']);
   });
 
   it('answers a stale expectedRevision with 409 naming the current revision, and changes nothing', async () => {
-    const { record, page } = await aPage(t.app, owner, site);
+    const { record, page } = await aPage(cms.app, cms.owner, cms.site);
     await patch(record.uuid, 0, [{ op: 'setSeo', seo: { title: 'one' } }]);
     const stale = await patch(record.uuid, 0, [{ op: 'setSeo', seo: { title: 'two' } }]);
     expectErrorBody(stale, 409);
     expect(stale.body.message).toMatch(/revision 1/);
     expect(stale.body.errors[0].correctionSuggestion).toMatch(/expectedRevision 1/);
-    expect((await data(t.app, owner, 'GET', `/api/v2/webpages/${page.uuid}`)).document.seo).toEqual({ title: 'one' });
+    expect((await data(cms.app, cms.owner, 'GET', `/api/v2/webpages/${page.uuid}`)).document.seo).toEqual({ title: 'one' });
   });
 
   it('lists the history (who, when, requestId, ops), reads any revision, and restores one as a new revision', async () => {
-    const { record } = await aPage(t.app, owner, site);
+    const { record } = await aPage(cms.app, cms.owner, cms.site);
     const url = `/api/v2/webpages/v2/pages/${record.uuid}`;
     for (let i = 0; i < 3; i++) {
-      const res = await t.app.inject({ method: 'POST', url: patchUrl(record.uuid), headers: { ...owner.headers, 'x-request-id': `edit-${i}-${record.uuid}` }, payload: { locale: 'en', expectedRevision: i, patches: [{ op: 'addModule', module: { id: `m${i}`, module: 'text', fields: { n: i } } }] } });
+      const res = await cms.app.inject({ method: 'POST', url: patchUrl(record.uuid), headers: { ...cms.owner.headers, 'x-request-id': `edit-${i}-${record.uuid}` }, payload: { locale: 'en', expectedRevision: i, patches: [{ op: 'addModule', module: { id: `m${i}`, module: 'text', fields: { n: i } } }] } });
       expect(res.statusCode, res.body).toBe(200);
     }
-    const history = await call(t.app, owner, 'POST', `${url}/history/index?locale=en`, { page: 0, limit: 2 });
+    const history = await call(cms.app, cms.owner, 'POST', `${url}/history/index?locale=en`, { page: 0, limit: 2 });
     expect(history.body.total).toBe(4);
     expect(history.body.data).toHaveLength(2);
-    expect(history.body.data[0]).toMatchObject({ index: 3, kind: 'patched', by: { uuid: owner.userUuid }, requestId: `edit-2-${record.uuid}`, ops: [{ op: 'addModule', index: 2, module: { id: 'm2' } }] });
+    expect(history.body.data[0]).toMatchObject({ index: 3, kind: 'patched', by: { uuid: cms.owner.userUuid }, requestId: `edit-2-${record.uuid}`, ops: [{ op: 'addModule', index: 2, module: { id: 'm2' } }] });
     expect(typeof history.body.data[0].at).toBe('number');
 
-    const one = await data(t.app, owner, 'GET', `${url}/history/1?locale=en`);
+    const one = await data(cms.app, cms.owner, 'GET', `${url}/history/1?locale=en`);
     expect(one.document.modules.map((m: { id: string }) => m.id)).toEqual(['m0']);
-    const restored = await data(t.app, owner, 'POST', `${url}/history/1/restore?locale=en`);
+    const restored = await data(cms.app, cms.owner, 'POST', `${url}/history/1/restore?locale=en`);
     expect(restored.document.revision).toBe(4);
     expect(restored.document.modules.map((m: { id: string }) => m.id)).toEqual(['m0']);
-    const after = await call(t.app, owner, 'POST', `${url}/history/index?locale=en`, { page: 0, limit: 1 });
+    const after = await call(cms.app, cms.owner, 'POST', `${url}/history/index?locale=en`, { page: 0, limit: 1 });
     expect(after.body.total).toBe(5);
     expect(after.body.data[0]).toMatchObject({ index: 4, kind: 'restored', restoredFrom: 1 });
     // The restored-over revision is still there.
-    expect((await data(t.app, owner, 'GET', `${url}/history/3?locale=en`)).document.modules).toHaveLength(3);
-    expectErrorBody(await call(t.app, owner, 'POST', `${url}/history/9/restore?locale=en`), 400, 'INVALID_VALUE');
-    expectErrorBody(await call(t.app, owner, 'GET', `${url}/history/9?locale=en`), 400);
+    expect((await data(cms.app, cms.owner, 'GET', `${url}/history/3?locale=en`)).document.modules).toHaveLength(3);
+    expectErrorBody(await call(cms.app, cms.owner, 'POST', `${url}/history/9/restore?locale=en`), 400, 'INVALID_VALUE');
+    expectErrorBody(await call(cms.app, cms.owner, 'GET', `${url}/history/9?locale=en`), 400);
   });
 });

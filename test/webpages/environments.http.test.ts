@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinCompany, signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { aPage, aSite, call, data, expectErrorBody } from './cms-fixtures.js';
+import { aPage, aSite, call, data, expectErrorBody, unique } from './cms-fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,6 +36,23 @@ describe('CMS environments', () => {
     expect((await call(t.app, owner, 'DELETE', '/api/v2/cms/environments/preview')).body.data).toBe('deleted');
     expect(await keysAndDefault(owner)).toEqual(['production*']);
     expectErrorBody(await call(t.app, owner, 'DELETE', '/api/v2/cms/environments/preview'), 404);
+  });
+
+  it('answers the slugPrefix in effect: the key when none was set, as public pages and the slug map use it (spec 2.6)', async () => {
+    const subdomain = unique('envs').replace(/_/g, '-');
+    const owner = await signUpWithCompany(t.app, { subdomain });
+    const site = await aSite(t.app, owner, { env: 'jobs' });
+    expect((await data(t.app, owner, 'GET', '/api/v2/cms/environments'))[0]).toMatchObject({ key: 'jobs', slugPrefix: 'jobs' });
+    const { page } = await aPage(t.app, owner, site);
+    await data(t.app, owner, 'PUT', `/api/v2/webpages/${page.uuid}/publish`, {});
+    const slugs = (await call(t.app, null, 'GET', `/api/v2/webpages/public/getSlugs?subdomain=${subdomain}`)).body.data;
+    expect(slugs.map((s: { rootSlug: string }) => s.rootSlug)).toEqual(['jobs']);
+    expect((await call(t.app, null, 'GET', `/api/v2/webpages/public/jobs/${page.slug}?subdomain=${subdomain}`)).status).toBe(200);
+
+    expect(await data(t.app, owner, 'PUT', '/api/v2/cms/environments/jobs', { slugPrefix: 'careers' })).toMatchObject({ slugPrefix: 'careers' });
+    expect((await call(t.app, null, 'GET', `/api/v2/webpages/public/careers/${page.slug}?subdomain=${subdomain}`)).status).toBe(200);
+    expect(await data(t.app, owner, 'PUT', '/api/v2/cms/environments/jobs', { slugPrefix: '' })).toMatchObject({ slugPrefix: 'jobs' });
+    expect((await data(t.app, owner, 'GET', '/api/v2/webpages/environments'))[0]).toMatchObject({ slugPrefix: 'jobs' });
   });
 
   it('refuses to delete an environment that holds pages, naming how many', async () => {

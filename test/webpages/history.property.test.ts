@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { signUpWithCompany, type TestTenant } from '../support/actors.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { applyProjections } from '../../src/projections/apply.js';
 import { pagesProjection } from '../../projections/pages.projection.js';
 import { cmsEnvironmentsProjection } from '../../projections/cms-environments.projection.js';
 import { cmsModulesProjection } from '../../projections/cms-modules.projection.js';
-import { aPage, aSite, call, data, patchUrl } from './cms-fixtures.js';
+import { aPage, call, data, patchUrl, useCmsSite } from './cms-fixtures.js';
 
-let t: TestApp;
-let owner: TestTenant;
-let site: Awaited<ReturnType<typeof aSite>>;
-beforeAll(async () => {
-  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false' });
-  owner = await signUpWithCompany(t.app);
-  site = await aSite(t.app, owner);
-});
-afterAll(async () => t.close());
+const cms = useCmsSite();
 
 /** An op as numbers; made concrete against the document at the time it is sent. */
 type AbstractOp = { kind: number; a: number; b: number; text: string };
@@ -63,26 +53,26 @@ function idsAfter(ids: string[], op: Record<string, unknown>): string[] | null {
 }
 
 const pageRows = async () => ({
-  pages: await t.platform.db.query('select * from rm_pages order by tenant, page_uuid'),
-  revisions: await t.platform.db.query('select * from rm_page_revisions order by tenant, page_uuid, revision'),
-  snapshots: await t.platform.db.query('select * from rm_page_snapshots order by tenant, page_uuid, revision'),
-  publications: await t.platform.db.query('select * from rm_page_publications order by tenant, page_uuid, stream_revision'),
-  environments: await t.platform.db.query('select * from rm_cms_environments order by tenant, key'),
-  modules: await t.platform.db.query('select * from rm_cms_modules order by tenant, module_uuid'),
+  pages: await cms.t.platform.db.query('select * from rm_pages order by tenant, page_uuid'),
+  revisions: await cms.t.platform.db.query('select * from rm_page_revisions order by tenant, page_uuid, revision'),
+  snapshots: await cms.t.platform.db.query('select * from rm_page_snapshots order by tenant, page_uuid, revision'),
+  publications: await cms.t.platform.db.query('select * from rm_page_publications order by tenant, page_uuid, stream_revision'),
+  environments: await cms.t.platform.db.query('select * from rm_cms_environments order by tenant, key'),
+  modules: await cms.t.platform.db.query('select * from rm_cms_modules order by tenant, module_uuid'),
 });
 
 describe('page history (property)', () => {
   it('for random patch sequences, every history index reads and restores to the document it was, and a rebuild equals the live read models', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 8 }), fc.nat(1000), async (steps, pick) => {
-        const { record } = await aPage(t.app, owner, site);
+        const { record } = await aPage(cms.app, cms.owner, cms.site);
         const base = `/api/v2/webpages/v2/pages/${record.uuid}`;
-        const seen: Doc[] = [(await data(t.app, owner, 'GET', `${base}?locale=en`)).document];
+        const seen: Doc[] = [(await data(cms.app, cms.owner, 'GET', `${base}?locale=en`)).document];
         for (const step of steps) {
           const current = seen[seen.length - 1]!;
           if (step.restore) {
             const at = step.at % seen.length;
-            const restored = await data(t.app, owner, 'POST', `${base}/history/${at}/restore?locale=en`);
+            const restored = await data(cms.app, cms.owner, 'POST', `${base}/history/${at}/restore?locale=en`);
             expect(restored.document).toEqual({ ...seen[at], revision: current.revision + 1 });
             seen.push(restored.document);
             continue;
@@ -95,15 +85,15 @@ describe('page history (property)', () => {
             patches.push(p);
             ids = idsAfter(ids, p);
           }
-          const res = await call(t.app, owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: current.revision, patches });
+          const res = await call(cms.app, cms.owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: current.revision, patches });
           expect(res.status, JSON.stringify({ patches, body: res.body })).toBe(200);
           seen.push(res.body.data.document);
         }
         for (const [i, doc] of seen.entries()) {
-          expect((await data(t.app, owner, 'GET', `${base}/history/${i}?locale=en`)).document).toEqual(doc);
+          expect((await data(cms.app, cms.owner, 'GET', `${base}/history/${i}?locale=en`)).document).toEqual(doc);
         }
         const at = pick % seen.length;
-        const restored = await data(t.app, owner, 'POST', `${base}/history/${at}/restore?locale=en`);
+        const restored = await data(cms.app, cms.owner, 'POST', `${base}/history/${at}/restore?locale=en`);
         expect(restored.document).toEqual({ ...seen[at], revision: seen.length });
       }),
       { numRuns: process.env.DATABASE_URL ? 25 : 5 },
@@ -111,27 +101,27 @@ describe('page history (property)', () => {
     const live = await pageRows();
     expect(live.revisions.length).toBeGreaterThan(10);
     const projections = [pagesProjection, cmsEnvironmentsProjection, cmsModulesProjection];
-    await rebuildReadModels(t.platform.db, t.platform.store, projections);
+    await rebuildReadModels(cms.t.platform.db, cms.t.platform.store, projections);
     expect(await pageRows()).toEqual(live);
-    const all = await t.platform.store.readAll({ maxCount: 100_000 });
-    await t.platform.db.transaction((tx) => applyProjections(projections, all, tx));
+    const all = await cms.t.platform.store.readAll({ maxCount: 100_000 });
+    await cms.t.platform.db.transaction((tx) => applyProjections(projections, all, tx));
     expect(await pageRows()).toEqual(live);
   });
 
   it('reads revisions across snapshots (every 100) as they were', async () => {
-    const { record } = await aPage(t.app, owner, site);
+    const { record } = await aPage(cms.app, cms.owner, cms.site);
     const base = `/api/v2/webpages/v2/pages/${record.uuid}`;
     const seen: Doc[] = [];
     for (let i = 0; i < 205; i++) {
       const patches = i % 7 === 3 ? [{ op: 'replaceModules', modules: [{ module: 'hero', fields: { i } }] }] : [{ op: 'addModule', index: 0, module: { module: 'text', fields: { i } } }];
-      const res = await call(t.app, owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: i, patches });
+      const res = await call(cms.app, cms.owner, 'POST', patchUrl(record.uuid), { locale: 'en', expectedRevision: i, patches });
       expect(res.status).toBe(200);
       seen[i + 1] = res.body.data.document;
     }
-    const [snaps] = await t.platform.db.query<{ n: number }>('select count(*)::int as n from rm_page_snapshots where page_uuid = $1', [seen[1] && (await data(t.app, owner, 'GET', `${base}?locale=en`)).uuid]);
+    const [snaps] = await cms.t.platform.db.query<{ n: number }>('select count(*)::int as n from rm_page_snapshots where page_uuid = $1', [seen[1] && (await data(cms.app, cms.owner, 'GET', `${base}?locale=en`)).uuid]);
     expect(snaps!.n).toBe(3);
     for (const i of [1, 99, 100, 101, 150, 199, 200, 201, 205]) {
-      expect((await data(t.app, owner, 'GET', `${base}/history/${i}?locale=en`)).document).toEqual(seen[i]);
+      expect((await data(cms.app, cms.owner, 'GET', `${base}/history/${i}?locale=en`)).document).toEqual(seen[i]);
     }
   });
 });
