@@ -62,7 +62,9 @@ export async function firstQueries(pool: Pool, token: string, metricsToken: stri
   await loopMaxMs(pool, metricsToken);
   await new Promise((r) => setTimeout(r, 2000));
   say(`  idle event loop worst over 2 s: ${(await loopMaxMs(pool, metricsToken)).toFixed(0)} ms`);
-  say('  first queries of a fresh process | first answer ms | /health worst ms meanwhile | event loop worst ms | build after it ms | answer after the build ms');
+  const rss = async () => (((await scrape(pool, metricsToken)).get('platform_process_resident_memory_bytes') ?? 0) / 2 ** 20).toFixed(0);
+  say(`  the server's RSS before them: ${await rss()} MiB`);
+  say('  first queries of a fresh process | first answer ms | /health worst ms meanwhile | event loop worst ms | build after it ms | answer after the build ms | RSS after MiB');
   for (const q of queries) {
     let probing = true;
     let worst = 0;
@@ -78,6 +80,6 @@ export async function firstQueries(pool: Pool, token: string, metricsToken: stri
     await probe;
     const loop = Math.max(built.loopMs, await loopMaxMs(pool, metricsToken));
     const again = await ask(pool, q.request, token);
-    say(`  ${q.label} | ${first.ms.toFixed(0)}${first.status >= 300 ? ` (status ${first.status})` : ''} | ${worst.toFixed(0)} | ${loop.toFixed(0)} | ${built.ms.toFixed(0)} | ${again.ms.toFixed(1)}`);
+    say(`  ${q.label} | ${first.ms.toFixed(0)}${first.status >= 300 ? ` (status ${first.status})` : ''} | ${worst.toFixed(0)} | ${loop.toFixed(0)} | ${built.ms.toFixed(0)} | ${again.ms.toFixed(1)} | ${await rss()}`);
   }
 }
