@@ -1,9 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { keyFile } from '../../key-file.js';
 import { DurableWriteStream } from './durable-write.js';
 import { assertKey, type ObjectStorage } from './storage.port.js';
 import { signPath, verifyPath, type SignedQuery, type Verdict } from './url-signing.js';
@@ -21,21 +22,7 @@ export interface LocalStorage extends ObjectStorage {
  */
 async function signingKey(root: string, configured: string | undefined): Promise<Buffer> {
   if (configured) return Buffer.from(configured, 'utf8');
-  const file = join(root, 'signing.key');
-  try {
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  await mkdir(root, { recursive: true });
-  try {
-    // 'wx': when two processes start at once, one writes and the other reads the winner's key.
-    await writeFile(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  await chmod(file, 0o600);
-  return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
+  return keyFile(join(root, 'signing.key'));
 }
 
 /**
