@@ -5930,7 +5930,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Restores a deleted form, with its layout.
+         * @description Restores a deleted form, with its layout; 409 when it is not deleted.
          *
          *     Auth: roles any company role; scopes forms:write.
          */
@@ -11597,7 +11597,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Restores a deleted view.
+         * @description Restores a deleted view; 409 when it is not deleted.
          *
          *     Auth: roles any company role; scopes none.
          */
