@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpWithCompany, type TestTenant } from '../support/actors.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useAppWithAdmin } from '../support/test-app.js';
 import { anObjectWith, call, expectErrorBody } from '../records/records-fixtures.js';
 
 // Issue 32, item 8: docs/forms.md's first form, posted as written there (the JSON block after each
@@ -14,16 +13,11 @@ const example = (marker: string): string => {
   return /```json\n([\s\S]*?)```/.exec(doc.slice(at))![1]!;
 };
 
-let t: TestApp;
-let owner: TestTenant;
-beforeAll(async () => {
-  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false' });
-  owner = await signUpWithCompany(t.app);
-});
-afterAll(async () => t.close());
+const app = useAppWithAdmin({ REACTORS_ENABLED: 'false' });
 
 describe("docs/forms.md's first form", () => {
   it('is accepted as written, and a visitor submits the example answers', async () => {
+    const { t, admin: owner } = app;
     const contact = await anObjectWith(t.app, owner, { name: {}, email: { format: 'email' } });
     const body = JSON.parse(example('first-form').replace('<objectUuid>', contact.uuid));
     const created = await call(t.app, owner, 'POST', '/api/v2/forms', body);
@@ -42,6 +36,7 @@ describe("docs/forms.md's first form", () => {
   });
 
   it('without kind, an item is refused with the 400 the doc quotes', async () => {
+    const { t, admin: owner } = app;
     const contact = await anObjectWith(t.app, owner, { name: {} });
     const body = JSON.parse(example('first-form').replace('<objectUuid>', contact.uuid));
     const { kind: _, ...withoutKind } = body.items[0];
