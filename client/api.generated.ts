@@ -5930,7 +5930,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Restores a deleted form, with its layout.
+         * @description Restores a deleted form, with its layout; 409 when it is not deleted.
          *
          *     Auth: roles any company role; scopes forms:write.
          */
@@ -11597,7 +11597,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Restores a deleted view.
+         * @description Restores a deleted view; 409 when it is not deleted.
          *
          *     Auth: roles any company role; scopes none.
          */
@@ -16948,6 +16948,62 @@ export interface components {
                 key: string;
             }[];
         };
+        ProfileRecord: {
+            complete: boolean;
+            createdAt: number;
+            createdByUuid: string | null;
+            /** @description true while the record is archived (the link is kept) */
+            deleted: boolean;
+            deletedAt: number | null;
+            deletedByUuid: string | null;
+            /** @description The record's revision */
+            index: number;
+            label: string | null;
+            name: string | null;
+            /** @description The record's objects, name to uuid (the primary first) */
+            objects: {
+                [key: string]: unknown;
+            };
+            properties: {
+                icon: string;
+                label: string;
+                name: string;
+                type: string;
+                value: unknown;
+            }[];
+            updatedAt: number;
+            updatedByUuid: string | null;
+            user: components["schemas"]["AuditUser"];
+            uuid: string;
+        };
+        ProfileRecordInput: {
+            complete: boolean;
+            createdAt: number;
+            createdByUuid: string | null;
+            /** @description true while the record is archived (the link is kept) */
+            deleted: boolean;
+            deletedAt: number | null;
+            deletedByUuid: string | null;
+            /** @description The record's revision */
+            index: number;
+            label: string | null;
+            name: string | null;
+            /** @description The record's objects, name to uuid (the primary first) */
+            objects: {
+                [key: string]: unknown;
+            };
+            properties: {
+                icon: string;
+                label: string;
+                name: string;
+                type: string;
+                value: unknown;
+            }[];
+            updatedAt: number;
+            updatedByUuid: string | null;
+            user: components["schemas"]["AuditUserInput"];
+            uuid: string;
+        };
         Property: {
             createdAt: number;
             createdBy: components["schemas"]["Actor"] | null;
@@ -18447,11 +18503,8 @@ export interface components {
             firstname: string;
             initials: string;
             lastname: string;
-            /**
-             * @description The user record arrives with the User trait
-             * @enum {string|null}
-             */
-            record: null;
+            /** @description The caller's profile in the selected company: the record of the object with the User trait linked to them (docs/records.md, "User trait"), else null */
+            record: components["schemas"]["ProfileRecord"] | null;
             /**
              * @description Role in the selected company; SUPER_ADMIN overrides
              * @enum {string|null}
@@ -18479,11 +18532,8 @@ export interface components {
             firstname: string;
             initials: string;
             lastname: string;
-            /**
-             * @description The user record arrives with the User trait
-             * @enum {string|null}
-             */
-            record: null;
+            /** @description The caller's profile in the selected company: the record of the object with the User trait linked to them (docs/records.md, "User trait"), else null */
+            record: components["schemas"]["ProfileRecordInput"] | null;
             /**
              * @description Role in the selected company; SUPER_ADMIN overrides
              * @enum {string|null}

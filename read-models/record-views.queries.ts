@@ -77,6 +77,7 @@ const statements = {
   manyNoLinks: viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', false, false),
   manyVersioned: versioned(viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', true, false)),
   manyNoLinksVersioned: versioned(viewSql('r.tenant = $1 and r.uuid = any($2::uuid[]) and r.is_primary', false, false)),
+  ofUser: viewSql('r.tenant = $1 and r.user_uuid = $2 and r.is_primary', false),
   batch: batchSql(true),
   batchNoLinks: batchSql(false),
 };
@@ -105,6 +106,12 @@ export function viewRowsInOrder(rows: readonly RecordViewRow[], uuids: readonly 
 export async function recordView(sql: Sql, tenant: string, uuid: string, opts: { links?: boolean } = {}): Promise<RecordViewRow | null> {
   const links = opts.links ?? true;
   const [row] = await sql.query<RecordViewRow>(links ? statements.one : statements.oneNoLinks, [tenant, uuid, teamTenant(tenant)], links ? 'records_view' : 'records_view_nolinks');
+  return row ?? null;
+}
+
+/** The User-trait record linked to `userUuid` in the tenant (one at most: `records_user_link`), without links; null when none. */
+export async function userRecordView(sql: Sql, tenant: string, userUuid: string): Promise<RecordViewRow | null> {
+  const [row] = await sql.query<RecordViewRow>(statements.ofUser, [tenant, userUuid, teamTenant(tenant)], 'records_view_of_user');
   return row ?? null;
 }
 

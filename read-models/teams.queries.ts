@@ -1,4 +1,5 @@
 import type { Sql } from '../ports/sql.js';
+import { likeContains } from './list-spec.js';
 
 export interface TeamRow {
   team_uuid: string;
@@ -28,9 +29,12 @@ export async function teamOf(sql: Sql, tenant: string, teamUuid: string): Promis
   return row ?? null;
 }
 
-export async function teamsOf(sql: Sql, tenant: string, limit: number, offset: number): Promise<{ rows: TeamRow[]; total: number }> {
-  const rows = await sql.query<TeamRow>(`select ${columns} from teams where tenant = $1 and deleted_at is null order by name, team_uuid limit $2 offset $3`, [tenant, limit, offset]);
-  const [count] = await sql.query<{ n: number }>('select count(*)::int8 as n from teams where tenant = $1 and deleted_at is null', [tenant]);
+/** The tenant's live teams by name; `query`: only those whose name contains it (case-insensitive, as text). */
+export async function teamsOf(sql: Sql, tenant: string, o: { query?: string; limit: number; offset: number }): Promise<{ rows: TeamRow[]; total: number }> {
+  const where = 'tenant = $1 and deleted_at is null and ($2::text is null or name ilike $2)';
+  const params = [tenant, o.query ? likeContains(o.query) : null];
+  const rows = await sql.query<TeamRow>(`select ${columns} from teams where ${where} order by name, team_uuid limit $3 offset $4`, [...params, o.limit, o.offset]);
+  const [count] = await sql.query<{ n: number }>(`select count(*)::int8 as n from teams where ${where}`, params);
   return { rows, total: count?.n ?? 0 };
 }
 

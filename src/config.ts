@@ -56,7 +56,9 @@ const configSchema = z
     SUPER_ADMIN_EMAILS: z.string().default('').transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('Platform <no-reply@localhost>'),
-    APP_URL: z.string().url().default('http://localhost:3000'),
+    // The base of the links the server makes (mail links, signed file URLs); unset, the server's
+    // own address from HOST and PORT (appUrlFrom).
+    APP_URL: z.string().url().optional(),
     // Webhooks and syncs (issue 6): reactors, delivery tuning, outbound URL safety.
     REACTORS_ENABLED: bool.default(true),
     WEBHOOK_ALLOWED_HOSTS: z.string().default('').transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean)),
@@ -79,7 +81,17 @@ const configSchema = z
     if (c.EVENT_STORE === 'eventstoredb' && !c.EVENTSTORE_URL) {
       ctx.addIssue({ code: 'custom', path: ['EVENTSTORE_URL'], message: 'is required when EVENT_STORE=eventstoredb' });
     }
-  });
+  })
+  .transform((c) => ({ ...c, APP_URL: c.APP_URL ?? appUrlFrom(c.HOST, c.PORT) }));
+
+/**
+ * Where this server is reached when APP_URL does not say: HOST and PORT, with a wildcard address
+ * (listening on every interface) named `localhost`, and an IPv6 address in brackets.
+ */
+function appUrlFrom(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' || host === '[::]' ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 export type Config = z.infer<typeof configSchema>;
 

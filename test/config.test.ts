@@ -27,3 +27,20 @@ describe('config from the environment', () => {
     expect([c.DATABASE_URL, c.PORT, c.HOST]).toEqual(['postgres://u@h/db', 8080, '0.0.0.0']);
   });
 });
+
+describe('APP_URL, the base of the links the server makes (issue 32, item 1)', () => {
+  it.each([
+    [{}, 'http://127.0.0.1:3000'],
+    [{ PORT: '8080' }, 'http://127.0.0.1:8080'],
+    [{ HOST: 'api.internal', PORT: '4000' }, 'http://api.internal:4000'],
+    [{ HOST: '0.0.0.0', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '::', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '::1', PORT: '8080' }, 'http://[::1]:8080'],
+  ])('unset, it follows HOST and PORT: %o -> %s', (env, url) => {
+    expect(loadConfig(env).APP_URL).toBe(url);
+  });
+
+  it('a given APP_URL is kept whatever HOST and PORT say', () => {
+    expect(loadConfig({ APP_URL: 'https://crm.example.com', PORT: '8080', HOST: '0.0.0.0' }).APP_URL).toBe('https://crm.example.com');
+  });
+});

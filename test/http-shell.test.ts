@@ -70,6 +70,20 @@ describe('error bodies of the shell', () => {
     expectErrorBody(res.json(), 415);
   });
 
+  // Issue 32, item 7: fetch() with a string body and no Content-Type sends text/plain; it was
+  // parsed as a string and answered 400 "expected object, received string".
+  it.each([
+    ['text/plain', '/api/v2/dev/stream-test', true],
+    ['text/plain;charset=UTF-8', '/api/v2/dev/stream-test', true],
+    ['text/plain;charset=UTF-8', '/api/v2/auth/login', false],
+  ])('a %s body is 415 with the error body, naming application/json (%s)', async (type, url, signedIn) => {
+    const payload = url.endsWith('login') ? JSON.stringify({ email: 'someone@example.com', password: 'secret-password' }) : JSON.stringify({ count: 1 });
+    const res = await t.app.inject({ method: 'POST', url, headers: { ...(signedIn ? dev.headers : {}), 'content-type': type }, payload });
+    expect(res.statusCode).toBe(415);
+    expectErrorBody(res.json(), 415);
+    expect(res.json().errors[0]).toMatchObject({ type: 'VALIDATION', correctionSuggestion: 'Send the body as application/json' });
+  });
+
   it('validation: 400 naming the field, with a type and a correction suggestion', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v2/dev/stream-test', headers: dev.headers, payload: { count: 'many' } });
     expect(res.statusCode).toBe(400);

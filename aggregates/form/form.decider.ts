@@ -190,7 +190,8 @@ export const formDecider: Decider<FormState, FormCommand, FormEvent> = {
         return [{ type: 'FormDeleted', version: 1, data: { formUuid: state.formUuid } }];
       case 'RestoreForm':
         if (!state.exists) throw notFound('Form', 'unknown');
-        return state.deleted ? [{ type: 'FormRestored', version: 1, data: { formUuid: state.formUuid } }] : [];
+        if (!state.deleted) throw wrongState(`Form ${state.formUuid} is not deleted`, 'Only a deleted form can be restored');
+        return [{ type: 'FormRestored', version: 1, data: { formUuid: state.formUuid } }];
     }
   },
   evolve(state, event) {

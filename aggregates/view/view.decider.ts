@@ -148,7 +148,11 @@ export const viewDecider: Decider<ViewState, ViewCommand, ViewEvent> = {
       case 'RestoreView':
         if (!state.exists) throw notFound('View', 'requested');
         mayChange(state, command.actor);
-        return state.deleted ? [{ type: 'ViewRestored', version: 1, data: { viewUuid: state.viewUuid } }] : [];
+        if (!state.deleted) {
+          const message = `View ${state.viewUuid} is not deleted`;
+          throw new DomainError('STATE_NOT_ALLOWED', message, [{ message, type: 'GENERAL', correctionSuggestion: 'Only a deleted view can be restored' }]);
+        }
+        return [{ type: 'ViewRestored', version: 1, data: { viewUuid: state.viewUuid } }];
     }
   },
   evolve(state, event) {

@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { keyFile } from '../key-file.js';
 
 /**
  * AES-256-GCM for installation secrets. A sealed value is `v1.<iv>.<ciphertext>.<tag>` (base64url),
@@ -31,9 +33,18 @@ export function makeSecretBox(key: Buffer): SecretBox {
   };
 }
 
-/** The box of the configured key; outside production without one, a random key of this process. */
-export function secretBoxFrom(config: { NODE_ENV: string; APPS_SECRETS_KEY?: string }): SecretBox {
+/**
+ * The box of the configured key. Outside production without one, the key kept in the data folder
+ * (`DATA_DIR/apps/secrets.key`, 32 random bytes, mode 0600), made when the first secret is sealed
+ * or opened and read by every later process on the folder, so secrets set in development survive a restart. On
+ * PostgreSQL too: the data folder is there (the local file store uses it), and the key file goes
+ * with the database it opens (docs/apps.md, "Secrets").
+ */
+export function secretBoxFrom(config: { NODE_ENV: string; DATA_DIR: string; APPS_SECRETS_KEY?: string }): SecretBox {
   if (config.APPS_SECRETS_KEY) return makeSecretBox(Buffer.from(config.APPS_SECRETS_KEY, 'base64'));
   if (config.NODE_ENV === 'production') throw new Error('APPS_SECRETS_KEY is required in production');
-  return makeSecretBox(randomBytes(32));
+  const file = join(resolve(config.DATA_DIR), 'apps', 'secrets.key');
+  let box: SecretBox | undefined;
+  const kept = () => (box ??= makeSecretBox(keyFile(file)));
+  return { seal: (plain, aad) => kept().seal(plain, aad), open: (sealed, aad) => kept().open(sealed, aad) };
 }

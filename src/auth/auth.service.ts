@@ -4,6 +4,7 @@ import { PLATFORM_TENANT, userStream } from '../../aggregates/user/user.events.j
 import { userDecider, type UserCommand } from '../../aggregates/user/user.decider.js';
 import { companiesOfUser, userByEmail, userByUuid } from '../../read-models/users.queries.js';
 import { companyOf } from '../../read-models/companies.queries.js';
+import { userRecordView } from '../../read-models/record-views.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Config } from '../config.js';
 import type { Db, Sql } from '../db/db.js';
@@ -13,6 +14,7 @@ import { resetMail, verifyMail } from '../mail/auth.mails.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import type { Actor } from './actor.js';
 import type { UserObject } from './auth.schemas.js';
+import { toProfileRecord } from './profile-record.js';
 import { resolveActor } from './authorize.js';
 import { passwordHashOf, setPasswordHash } from './credentials.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -75,9 +77,13 @@ export function makeAuthService(deps: AuthDeps) {
   }
 
   async function profile(actor: Actor): Promise<UserObject> {
-    const [user, companies] = await Promise.all([userByUuid(db, actor.userUuid), companiesOfUser(db, actor.userUuid)]);
+    const [user, companies, own] = await Promise.all([
+      userByUuid(db, actor.userUuid),
+      companiesOfUser(db, actor.userUuid),
+      actor.tenant ? userRecordView(db, actor.tenant, actor.userUuid) : null,
+    ]);
     if (!user) throw notFound('User', actor.userUuid);
-    return {
+    const self = {
       uuid: user.user_uuid,
       email: user.email,
       firstname: user.firstname,
@@ -87,6 +93,10 @@ export function makeAuthService(deps: AuthDeps) {
       filters: {},
       role: actor.role,
       record: null,
+    };
+    return {
+      ...self,
+      record: own ? toProfileRecord(own, self) : null,
       emailVerified: user.email_verified,
       companies: companies.map((c) => ({ uuid: c.company_uuid, name: c.name, subdomain: c.subdomain, role: c.role, scopes: c.scopes })),
       selectedCompany: actor.tenant,

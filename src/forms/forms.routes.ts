@@ -48,7 +48,7 @@ export const formsRoutes = (deps: { forms: FormsService }): FastifyPluginAsyncZo
     app.delete('/:uuid', { config: write, schema: { tags, description: 'Deletes a form (restorable); returns the deleted form.', params, response: { 200: envelope(formSchema) } } }, async (request) =>
       ok(await app.audit.one(tenantOf(request), await forms.remove(commandContext(request), request.params.uuid.toLowerCase()), toForm), 'deleted'),
     );
-    app.post('/:uuid/restore', { config: write, schema: { tags, description: 'Restores a deleted form, with its layout.', params, response: { 200: envelope(formSchema) } } }, async (request) =>
+    app.post('/:uuid/restore', { config: write, schema: { tags, description: 'Restores a deleted form, with its layout; 409 when it is not deleted.', params, response: { 200: envelope(formSchema) } } }, async (request) =>
       ok(await app.audit.one(tenantOf(request), await forms.restore(commandContext(request), request.params.uuid.toLowerCase()), toForm), 'restored'),
     );
 

@@ -17,9 +17,10 @@ import { formFactsFor } from './form-facts.js';
 export function makeFormsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
 
-  async function found(tenant: string, formUuid: string, opts: { deleted?: boolean } = {}): Promise<FormRow> {
+  /** The form, live (or deleted with `deleted: true`; either with `deleted: 'either'`), else 404. */
+  async function found(tenant: string, formUuid: string, opts: { deleted?: boolean | 'either' } = {}): Promise<FormRow> {
     const row = await formByUuid(db, tenant, formUuid);
-    if (!row || (row.deleted_at !== null) !== (opts.deleted ?? false)) throw notFound('Form', formUuid);
+    if (!row || (opts.deleted !== 'either' && (row.deleted_at !== null) !== (opts.deleted ?? false))) throw notFound('Form', formUuid);
     return row;
   }
 
@@ -50,7 +51,8 @@ export function makeFormsService(deps: { db: Db; store: EventStore }) {
     },
 
     async restore(context: CommandContext, formUuid: string): Promise<FormRow> {
-      await found(context.tenant, formUuid, { deleted: true });
+      // A live form is the decider's 409 (STATE_NOT_ALLOWED), as for records and saved filters.
+      await found(context.tenant, formUuid, { deleted: 'either' });
       await run(context, formUuid, { type: 'RestoreForm' });
       return found(context.tenant, formUuid);
     },

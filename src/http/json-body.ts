@@ -41,11 +41,14 @@ const tooDeep = () =>
 
 /**
  * The JSON body parser of every route: Fastify's own (secure-json-parse, `__proto__` refused,
- * its errors mapped in error-handler.ts), behind the depth check.
+ * its errors mapped in error-handler.ts), behind the depth check. Fastify's `text/plain` parser is
+ * removed: no route takes text, and a JSON text sent as text/plain (fetch's default for a string
+ * body) became a string the schema refused with a 400 that did not say why; now it is the 415 of
+ * any other media type, whose correctionSuggestion names application/json.
  */
 export function registerJsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);

@@ -23,7 +23,7 @@ export type CopyStep = (ctx: CopyContext) => Promise<void>;
 /** Teams: name, description and scopes (not members: they belong to the source company). */
 export const copyTeams: CopyStep = async ({ db, store, fromTenant, context }) => {
   for (let offset = 0; ; offset += 100) {
-    const { rows } = await teamsOf(db, fromTenant, 100, offset);
+    const { rows } = await teamsOf(db, fromTenant, { limit: 100, offset });
     for (const team of rows) {
       const teamUuid = randomUUID();
       await handleCommand({

@@ -63,8 +63,8 @@ export const teamsRoutes = (deps: { teams: TeamsService }): FastifyPluginAsyncZo
     );
 
     app.post('/index', { config: read, schema: { tags, body: paginationBody, response: { 200: listEnvelope(teamSchema) } } }, async (request) => {
-      const { limit, page: n } = request.body;
-      const { rows, total } = await teams.list(companyActor(request).tenant, limit, pageOffset(n, limit));
+      const { limit, page: n, query } = request.body;
+      const { rows, total } = await teams.list(companyActor(request).tenant, { query, limit, offset: pageOffset(n, limit) });
       return page(await app.audit.all(companyActor(request).tenant, rows, toTeam), total, n, limit);
     });
 

@@ -41,8 +41,8 @@ export function makeTeamsService(deps: { db: Db; store: EventStore }) {
       return view(ctx.tenant, teamUuid);
     },
 
-    async list(tenant: string, limit: number, offset: number): Promise<{ rows: TeamView[]; total: number }> {
-      const { rows, total } = await teamsOf(db, tenant, limit, offset);
+    async list(tenant: string, o: { query?: string; limit: number; offset: number }): Promise<{ rows: TeamView[]; total: number }> {
+      const { rows, total } = await teamsOf(db, tenant, o);
       const members = await membersOfTeams(db, tenant, rows.map((r) => r.team_uuid));
       return { rows: rows.map((r) => ({ ...r, members: members.get(r.team_uuid) ?? [] })), total };
     },

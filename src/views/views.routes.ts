@@ -67,7 +67,7 @@ export const viewsRoutes = (deps: { views: ViewsService }): FastifyPluginAsyncZo
       return ok('deleted', 'deleted');
     });
 
-    app.post('/:uuid/restore', { config: member, schema: { tags, description: 'Restores a deleted view.', params, response: { 200: envelope(viewSchema), ...errors } } }, async (request) =>
+    app.post('/:uuid/restore', { config: member, schema: { tags, description: 'Restores a deleted view; 409 when it is not deleted.', params, response: { 200: envelope(viewSchema), ...errors } } }, async (request) =>
       ok(await render(request, await views.restore(callerOf(request), request.params.uuid)), 'restored'),
     );
   };

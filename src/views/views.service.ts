@@ -48,9 +48,10 @@ export function makeViewsService(deps: { db: Db; store: EventStore }) {
     };
   }
 
-  async function found(tenant: string, reader: ViewReader, viewUuid: string, opts: { deleted?: boolean } = {}): Promise<ViewRow> {
+  /** The view the reader sees, live (or deleted with `deleted: true`; either with `deleted: 'either'`), else 404. */
+  async function found(tenant: string, reader: ViewReader, viewUuid: string, opts: { deleted?: boolean | 'either' } = {}): Promise<ViewRow> {
     const row = await viewFor(db, tenant, reader, viewUuid);
-    if (!row || (row.deleted_at !== null) !== (opts.deleted ?? false)) throw notFound('View', viewUuid);
+    if (!row || (opts.deleted !== 'either' && (row.deleted_at !== null) !== (opts.deleted ?? false))) throw notFound('View', viewUuid);
     return row;
   }
 
@@ -92,7 +93,8 @@ export function makeViewsService(deps: { db: Db; store: EventStore }) {
     },
 
     async restore(caller: ViewCaller, viewUuid: string): Promise<ViewRow> {
-      await found(caller.ctx.tenant, readerOf(caller), viewUuid, { deleted: true });
+      // A live view is the decider's 409 (STATE_NOT_ALLOWED), as for records and saved filters.
+      await found(caller.ctx.tenant, readerOf(caller), viewUuid, { deleted: 'either' });
       await run(caller.ctx, viewUuid, { type: 'RestoreView', actor: actorOf(caller) });
       return written(caller.ctx.tenant, viewUuid);
     },

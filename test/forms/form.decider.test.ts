@@ -54,6 +54,7 @@ describe('form decider', () => {
     const [deleted] = spec(history).when({ type: 'DeleteForm' }).events();
     spec([...history, deleted!]).when({ type: 'UpdateForm', input: { label: 'x' }, facts }).thenFails('NOT_FOUND');
     spec([...history, deleted!]).when({ type: 'RestoreForm' }).then([{ type: 'FormRestored', version: 1, data: { formUuid: FORM } }]);
+    spec(history).when({ type: 'RestoreForm' }).thenFails('STATE_NOT_ALLOWED');
   });
 });
 

@@ -54,7 +54,10 @@ describe('form definitions', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/v2/forms/public/${owner.companyUuid}/${form.uuid}` })).statusCode).toBe(404);
     const restored = await data(t.app, owner, 'POST', `/api/v2/forms/${form.uuid}/restore`);
     expect(restored).toMatchObject({ uuid: form.uuid, deletedAt: null, label: 'Renamed', items: form.items, steps: form.steps, scoring: form.scoring });
-    expect((await call(t.app, owner, 'POST', `/api/v2/forms/${form.uuid}/restore`)).status).toBe(404);
+    // Restoring a live form: 409 with the error body, as records, saved filters and menus answer (issue 32, item 4).
+    const again = await call(t.app, owner, 'POST', `/api/v2/forms/${form.uuid}/restore`);
+    expectErrorBody(again, 409, 'GENERAL');
+    expect(again.body.errors[0]).toMatchObject({ message: `Form ${form.uuid} is not deleted`, correctionSuggestion: 'Only a deleted form can be restored' });
 
     // The read model is the log's: a rebuild gives the same row.
     const live = await data(t.app, owner, 'GET', `/api/v2/forms/${form.uuid}`);

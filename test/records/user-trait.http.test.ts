@@ -128,3 +128,40 @@ describe('User trait: a record is the profile of a member of the company', () =>
     expectErrorBody(await call(t.app, admin, 'PUT', linkUrl(rec.uuid), { userUuid: 'not-a-uuid' }), 400);
   });
 });
+
+describe('GET auth/me: the caller\'s profile record (issue 32, item 5)', () => {
+  it('answers the record-like object (spec 2.3) of the User-trait record linked to the caller in the selected company', async () => {
+    const member = await joinCompany(t.app, admin, { role: 'USER', scopes: ['members:read'] });
+    const before = (await call(t.app, member, 'GET', '/api/v2/auth/me')).body.data;
+    expect(before.record).toBeNull();
+
+    const rec = await aRecord(t.app, admin, people.name, { name: 'Me Myself', email: member.email });
+    const me = (await call(t.app, member, 'GET', '/api/v2/auth/me')).body.data;
+    expect(me.record).toEqual({
+      uuid: rec.uuid,
+      name: 'Me Myself',
+      label: 'Me Myself',
+      createdAt: rec.createdAt,
+      updatedAt: rec.updatedAt,
+      deletedAt: null,
+      createdByUuid: admin.userUuid,
+      updatedByUuid: admin.userUuid,
+      deletedByUuid: null,
+      index: 1,
+      deleted: false,
+      complete: true,
+      properties: [
+        { icon: '', name: 'name', value: 'Me Myself', type: 'string', label: 'name' },
+        { icon: '', name: 'email', value: member.email, type: 'string', label: 'email' },
+      ],
+      objects: { [people.name]: people.uuid },
+      user: { uuid: member.userUuid, email: member.email, firstname: 'Test', lastname: 'User', initials: 'TU', role: 'USER', scopes: ['members:read'], filters: {}, record: null },
+    });
+    // The rest of the user object is as before.
+    expect({ ...me, record: null }).toEqual(before);
+
+    // The link removed: no record.
+    await data(t.app, admin, 'DELETE', linkUrl(rec.uuid));
+    expect((await call(t.app, member, 'GET', '/api/v2/auth/me')).body.data.record).toBeNull();
+  });
+});

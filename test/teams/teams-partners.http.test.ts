@@ -51,6 +51,22 @@ describe('teams', () => {
     expect((await call('POST', '/teams/index', admin.headers, {})).json().total).toBe(1);
   });
 
+  it('index: query filters by name, contains, case-insensitive; total and pages count what matched (issue 32, item 6)', async () => {
+    const company = await signUpWithCompany(t.app);
+    for (const name of ['Sales EMEA', 'Accounts', 'Inside sales', 'Support']) expect((await call('POST', '/teams', company.headers, { name })).statusCode).toBe(201);
+    const names = async (body: object) => {
+      const res = (await call('POST', '/teams/index', company.headers, body)).json();
+      return { total: res.total, names: res.data.map((x: { name: string }) => x.name) };
+    };
+    expect(await names({ query: 'sales' })).toEqual({ total: 2, names: ['Inside sales', 'Sales EMEA'] });
+    expect(await names({ query: 'SALES', limit: 1, page: 1 })).toEqual({ total: 2, names: ['Sales EMEA'] });
+    expect(await names({ query: 'port' })).toEqual({ total: 1, names: ['Support'] });
+    // The query is text, not a pattern.
+    expect(await names({ query: '%' })).toEqual({ total: 0, names: [] });
+    expect(await names({ query: 'nothing like it' })).toEqual({ total: 0, names: [] });
+    expect((await names({})).total).toBe(4);
+  });
+
   it('members: only members of the company; a member holds the team scopes at once', async () => {
     const team = (await call('POST', '/teams', admin.headers, { name: 'Editors', scopes: ['teams:write', 'company-settings:write'] })).json().data;
     errorOf(await call('POST', '/teams', user.headers, { name: 'Nope' }), 403);

@@ -43,5 +43,6 @@ describe('view decider', () => {
     given(viewDecider, [created()], schema).when({ type: 'DeleteView', actor: owner }).then([deleted]);
     given(viewDecider, [created(), deleted], schema).when({ type: 'DeleteView', actor: owner }).thenFails('NOT_FOUND');
     given(viewDecider, [created(), deleted], schema).when({ type: 'RestoreView', actor: owner }).then([{ type: 'ViewRestored', version: 1, data: { viewUuid: V } }]);
+    given(viewDecider, [created()], schema).when({ type: 'RestoreView', actor: owner }).thenFails('STATE_NOT_ALLOWED');
   });
 });

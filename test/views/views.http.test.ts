@@ -85,8 +85,10 @@ describe('view CRUD', () => {
     const restored = await call(t.app, member, 'POST', `/api/v2/views/${view.uuid}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.data).toMatchObject({ uuid: view.uuid, deletedAt: null, pageSize: 10, revision: 3 });
-    // Restoring a live view: 404 (only a deleted view can be restored).
-    expect((await call(t.app, member, 'POST', `/api/v2/views/${view.uuid}/restore`)).status).toBe(404);
+    // Restoring a live view: 409 with the error body, as records, saved filters and menus answer (issue 32, item 4).
+    const again = await call(t.app, member, 'POST', `/api/v2/views/${view.uuid}/restore`);
+    expectErrorBody(again, 409, 'GENERAL');
+    expect(again.body.errors[0]).toMatchObject({ message: `View ${view.uuid} is not deleted`, correctionSuggestion: 'Only a deleted view can be restored' });
     await data(t.app, member, 'DELETE', `/api/v2/views/${view.uuid}`);
   });
 

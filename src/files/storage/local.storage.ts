@@ -1,9 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { keyFile } from '../../key-file.js';
 import { DurableWriteStream } from './durable-write.js';
 import { assertKey, type ObjectStorage } from './storage.port.js';
 import { signPath, verifyPath, type SignedQuery, type Verdict } from './url-signing.js';
@@ -13,7 +14,15 @@ export interface LocalStorage extends ObjectStorage {
   /** Checks a request to the signed-download route (see url-signing.ts). */
   verify(method: string, path: string, query: Partial<SignedQuery>, nowMs: number): Promise<Verdict>;
   putWritten: NonNullable<ObjectStorage['putWritten']>;
+  /**
+   * Removes the temporary files of puts that never finished (a crash or a kill mid-upload) whose
+   * last write is older than `graceMs` before `nowMs`; answers how many. Run at start.
+   */
+  removeStaleParts(graceMs: number, nowMs: number): Promise<number>;
 }
+
+/** A part not written for this long belongs to no upload in flight (in any process on the folder). */
+export const STALE_PART_MS = 3600_000;
 
 /**
  * The signing key: FILES_SIGNING_KEY when set, otherwise 32 random bytes written once (mode 0600)
@@ -21,21 +30,7 @@ export interface LocalStorage extends ObjectStorage {
  */
 async function signingKey(root: string, configured: string | undefined): Promise<Buffer> {
   if (configured) return Buffer.from(configured, 'utf8');
-  const file = join(root, 'signing.key');
-  try {
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  await mkdir(root, { recursive: true });
-  try {
-    // 'wx': when two processes start at once, one writes and the other reads the winner's key.
-    await writeFile(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  await chmod(file, 0o600);
-  return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url');
+  return keyFile(join(root, 'signing.key'));
 }
 
 /**
@@ -55,8 +50,9 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
 
   /**
    * A new object under `k`: `fill` writes (and flushes) a temporary file, which is then renamed
-   * into place; on any failure the file is removed. The rename is not flushed with its directory
-   * (docs/files.md, "Session 14": a directory fsync cost 13 % of a 200 MB upload's MB/s).
+   * into place and the rename flushed with its directory (and any directory made for it), so once
+   * this resolves a crash cannot leave the event that names the object pointing at a `.part` file
+   * (docs/files.md, "A crash and the rename"). On any failure the file is removed.
    */
   async function placed(k: string, fill: (part: string) => Promise<void>): Promise<void> {
     const target = pathOf(k);
@@ -64,8 +60,9 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
     const part = join(tmp, `${randomUUID()}.part`);
     try {
       await fill(part);
-      await mkdir(dirname(target), { recursive: true });
+      const made = await mkdir(dirname(target), { recursive: true });
       await rename(part, target);
+      await syncDirs(dirname(target), made);
     } catch (err) {
       await rm(part, { force: true });
       throw err;
@@ -91,6 +88,25 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
         }
         await file.close();
       });
+    },
+
+    async removeStaleParts(graceMs, nowMs) {
+      let names: string[];
+      try {
+        names = await readdir(tmp);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+        throw err;
+      }
+      let removed = 0;
+      for (const name of names.filter((n) => n.endsWith('.part'))) {
+        const part = join(tmp, name);
+        const at = await stat(part).then((st) => st.mtimeMs, () => nowMs);
+        if (nowMs - at < graceMs) continue;
+        await rm(part, { force: true });
+        removed++;
+      }
+      return removed;
     },
 
     async get(k) {
@@ -125,4 +141,22 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
       return verifyPath(await secret(), method, path, query, nowMs);
     },
   };
+}
+
+/**
+ * Flushes the directory `dir` (so a rename into it survives a crash), and, when `mkdir` made
+ * folders on the way (`made`: the first one it created), each of their parents up to the one that
+ * was there, so the new folders' own names survive too.
+ */
+async function syncDirs(dir: string, made: string | undefined): Promise<void> {
+  const dirs = [dir];
+  if (made) for (let d = dir; d !== dirname(made); d = dirname(d)) dirs.push(dirname(d));
+  for (const d of dirs) {
+    const handle = await open(d, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
 }

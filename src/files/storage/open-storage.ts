@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config.js';
-import { createLocalStorage } from './local.storage.js';
+import { createLocalStorage, STALE_PART_MS } from './local.storage.js';
 import type { ObjectStorage } from './storage.port.js';
 
 /**
@@ -19,5 +19,8 @@ export async function openStorage(config: Config): Promise<ObjectStorage> {
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
     });
   }
-  return createLocalStorage({ root: join(resolve(config.DATA_DIR), 'files'), publicBaseUrl: config.APP_URL, signingKey: config.FILES_SIGNING_KEY });
+  const local = createLocalStorage({ root: join(resolve(config.DATA_DIR), 'files'), publicBaseUrl: config.APP_URL, signingKey: config.FILES_SIGNING_KEY });
+  // Uploads a crash or a kill cut short left their temporary files; no event names them.
+  await local.removeStaleParts(STALE_PART_MS, Date.now());
+  return local;
 }
