@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
+import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -19,6 +20,20 @@ function imports(file: string): { spec: string; target: string }[] {
 }
 
 const topOf = (target: string) => target.split('/')[0]!;
+
+/** The string literals of a file (each template's text parts too), comments left out. */
+function stringsOf(file: string): { text: string; line: number }[] {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: { text: string; line: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
+      found.push({ text: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+    node.forEachChild(visit);
+  };
+  visit(source);
+  return found;
+}
 
 describe('the one-way rule', () => {
   it('aggregates/ imports nothing of ours outside itself, and no I/O modules', () => {
@@ -49,6 +64,12 @@ describe('the one-way rule', () => {
         .filter(({ spec, target }) => (spec.startsWith('.') ? topOf(target) === 'src' : /^(fastify|@fastify)/.test(spec)))
         .map(({ spec }) => `${f} -> ${spec}`),
     );
+    expect(offences).toEqual([]);
+  });
+
+  it('aggregates/ strings quote no HTTP route: a route belongs to the HTTP edge', () => {
+    const route = /\/api\/v\d|\b(GET|POST|PUT|PATCH|DELETE|HEAD) \/[\w{$]/;
+    const offences = files('aggregates').flatMap((f) => stringsOf(f).filter((s) => route.test(s.text)).map((s) => `${f}:${s.line} ${JSON.stringify(s.text)}`));
     expect(offences).toEqual([]);
   });
 
