@@ -21,6 +21,15 @@ function imports(file: string): { spec: string; target: string }[] {
 
 const topOf = (target: string) => target.split('/')[0]!;
 
+/** The names each relative `import { ... }` (or `export { ... } from`) of a file takes, with its target from the root. */
+function namedImports(file: string): { names: string[]; target: string }[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)].map((m) => ({
+    names: m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!),
+    target: relative(root, resolve(root, dirname(file), m[2]!)).replace(/\.js$/, '.ts'),
+  }));
+}
+
 /** The string literals of a file (each template's text parts too), comments left out. */
 function stringsOf(file: string): { text: string; line: number }[] {
   const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
@@ -70,6 +79,15 @@ describe('the one-way rule', () => {
   it('aggregates/ strings quote no HTTP route: a route belongs to the HTTP edge', () => {
     const route = /\/api\/v\d|\b(GET|POST|PUT|PATCH|DELETE|HEAD) \/[\w{$]/;
     const offences = files('aggregates').flatMap((f) => stringsOf(f).filter((s) => route.test(s.text)).map((s) => `${f}:${s.line} ${JSON.stringify(s.text)}`));
+    expect(offences).toEqual([]);
+  });
+
+  it('read-models/ take the Sql type from ports/sql.ts, its one home', () => {
+    const offences = files('read-models').flatMap((f) =>
+      namedImports(f)
+        .filter(({ names, target }) => names.includes('Sql') && target !== 'ports/sql.ts')
+        .map(({ target }) => `${f} -> ${target}`),
+    );
     expect(offences).toEqual([]);
   });
 

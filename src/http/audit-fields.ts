@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isUuid } from '../../aggregates/kernel/uuid.js';
 import { roles } from '../../aggregates/membership/roles.js';
-import type { Sql } from '../../projections/projection.js';
+import type { Sql } from '../../ports/sql.js';
 import type { AuditRow } from '../../read-models/audit-row.js';
 import { auditUsers, type AuditUserRow } from '../../read-models/users.queries.js';
 import { shortLived } from '../cache/short-lived.js';
