@@ -44,22 +44,22 @@ async function measure(label: string, db: Db) {
   const rows: [string, string][] = [];
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-  rows.push(['single-event appends/s, 1 writer', fmt(await forSeconds(1, async (w, i) => (await store.append('bench', `s1-${i}`, [ev(i)], { expectedRevision: 'no_stream' }), 1)))]);
-  rows.push(['single-event appends/s, 16 writers, distinct streams', fmt(await forSeconds(16, async (w, i) => (await store.append('bench', `s16-${w}`, [ev(i)], { expectedRevision: 'any' }), 1)))]);
+  rows.push(['single-event appends/s, 1 writer', fmt(await forSeconds(1, async (w, i) => (await store.append('bench', `s1-${i}`, [ev(i)], { expectedStreamRevision: 'no_stream' }), 1)))]);
+  rows.push(['single-event appends/s, 16 writers, distinct streams', fmt(await forSeconds(16, async (w, i) => (await store.append('bench', `s16-${w}`, [ev(i)], { expectedStreamRevision: 'any' }), 1)))]);
   const batch = Array.from({ length: 10 }, (_, i) => ev(i));
-  rows.push(['events/s in batches of 10, 16 writers', fmt(await forSeconds(16, async (w) => (await store.append('bench', `b-${w}`, batch, { expectedRevision: 'any' }), 10)))]);
+  rows.push(['events/s in batches of 10, 16 writers', fmt(await forSeconds(16, async (w) => (await store.append('bench', `b-${w}`, batch, { expectedStreamRevision: 'any' }), 10)))]);
   // As requests append them: each batch has its own requestId (above, ten ids repeat, which keeps
   // the requestId index's inserts on a few pages).
   const ownRequest = () => {
     const id = randomUUID();
     return batch.map((e) => ({ ...e, metadata: { ...e.metadata, requestId: id, correlationId: id } }));
   };
-  rows.push(['  same, a new requestId per batch', fmt(await forSeconds(16, async (w) => (await store.append('bench', `b-${w}`, ownRequest(), { expectedRevision: 'any' }), 10)))]);
+  rows.push(['  same, a new requestId per batch', fmt(await forSeconds(16, async (w) => (await store.append('bench', `b-${w}`, ownRequest(), { expectedStreamRevision: 'any' }), 10)))]);
   let conflicts = 0;
   const heads = new Map<number, number>();
   const oneStream = await forSeconds(16, async (w, i) => {
     try {
-      const r = await store.append('bench', 'contended', [ev(i)], { expectedRevision: heads.get(w) ?? 'no_stream' });
+      const r = await store.append('bench', 'contended', [ev(i)], { expectedStreamRevision: heads.get(w) ?? 'no_stream' });
       heads.set(w, r.nextRevision);
       return 1;
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 
 export interface EnvironmentRow {
   tenant: string;

@@ -1,5 +1,5 @@
 import type { ModuleField } from '../aggregates/module/module.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import type { AuditRow } from './audit-row.js';
 
 export interface ModuleRow extends AuditRow {

@@ -1,4 +1,4 @@
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import type { AuditRow } from './audit-row.js';
 
 export interface FileRow extends AuditRow {

@@ -1,6 +1,6 @@
 import type { PageDocument } from '../aggregates/page/page.document.js';
 import type { StoredProtection } from '../aggregates/page/page.events.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 
 export interface PreviewSourceRow {

@@ -1,7 +1,7 @@
 import { applyBatch, type PageDocument, type ResolvedOp } from '../aggregates/page/page.document.js';
 import type { PublicationEvent, StoredProtection } from '../aggregates/page/page.events.js';
 import { evolvePublication, unpublished, type Publication } from '../aggregates/page/page.publication.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 
 export interface PageRow {

@@ -1,4 +1,4 @@
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { isUuid } from '../aggregates/kernel/uuid.js';
 
 /** A user who can be the profile of a record (User trait): an active member of the company. */

@@ -1,5 +1,5 @@
 import type { MenuItem } from '../aggregates/web-menu/web-menu.schemas.js';
-import type { Sql } from '../projections/projection.js';
+import type { Sql } from '../ports/sql.js';
 import { ROOT_SLUG_SQL } from './cms-environments.queries.js';
 import type { AuditRow } from './audit-row.js';
 

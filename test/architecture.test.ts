@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
+import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -19,6 +20,29 @@ function imports(file: string): { spec: string; target: string }[] {
 }
 
 const topOf = (target: string) => target.split('/')[0]!;
+
+/** The names each relative `import { ... }` (or `export { ... } from`) of a file takes, with its target from the root. */
+function namedImports(file: string): { names: string[]; target: string }[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)].map((m) => ({
+    names: m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!),
+    target: relative(root, resolve(root, dirname(file), m[2]!)).replace(/\.js$/, '.ts'),
+  }));
+}
+
+/** The string literals of a file (each template's text parts too), comments left out. */
+function stringsOf(file: string): { text: string; line: number }[] {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: { text: string; line: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
+      found.push({ text: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+    node.forEachChild(visit);
+  };
+  visit(source);
+  return found;
+}
 
 describe('the one-way rule', () => {
   it('aggregates/ imports nothing of ours outside itself, and no I/O modules', () => {
@@ -48,6 +72,21 @@ describe('the one-way rule', () => {
       imports(f)
         .filter(({ spec, target }) => (spec.startsWith('.') ? topOf(target) === 'src' : /^(fastify|@fastify)/.test(spec)))
         .map(({ spec }) => `${f} -> ${spec}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it('aggregates/ strings quote no HTTP route: a route belongs to the HTTP edge', () => {
+    const route = /\/api\/v\d|\b(GET|POST|PUT|PATCH|DELETE|HEAD) \/[\w{$]/;
+    const offences = files('aggregates').flatMap((f) => stringsOf(f).filter((s) => route.test(s.text)).map((s) => `${f}:${s.line} ${JSON.stringify(s.text)}`));
+    expect(offences).toEqual([]);
+  });
+
+  it('read-models/ take the Sql type from ports/sql.ts, its one home', () => {
+    const offences = files('read-models').flatMap((f) =>
+      namedImports(f)
+        .filter(({ names, target }) => names.includes('Sql') && target !== 'ports/sql.ts')
+        .map(({ target }) => `${f} -> ${target}`),
     );
     expect(offences).toEqual([]);
   });

@@ -26,9 +26,9 @@ const isConflict = (e: unknown) => e instanceof DomainError && e.code === 'WRONG
 describe('concurrent appends to one stream', () => {
   it('100 appends at the same expected revision: exactly one wins', async () => {
     const s = `race-${randomUUID()}`;
-    await store.append('tenant-a', s, events(5), { expectedRevision: 'no_stream' });
+    await store.append('tenant-a', s, events(5), { expectedStreamRevision: 'no_stream' });
     const results = await Promise.allSettled(
-      Array.from({ length: 100 }, () => store.append('tenant-a', s, events(1), { expectedRevision: 4 })),
+      Array.from({ length: 100 }, () => store.append('tenant-a', s, events(1), { expectedStreamRevision: 4 })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -51,7 +51,7 @@ describe('concurrent appends to one stream', () => {
           const last = await store.readStream('tenant-a', s, { direction: 'backwards', maxCount: 1 });
           const expected = last.length === 0 ? -1 : last[0]!.revision;
           try {
-            const r = await store.append('tenant-a', s, [{ ...events(1)[0]!, data: { writer } }], { expectedRevision: expected });
+            const r = await store.append('tenant-a', s, [{ ...events(1)[0]!, data: { writer } }], { expectedStreamRevision: expected });
             wins.push(r.nextRevision);
             return;
           } catch (err) {
@@ -87,7 +87,7 @@ describe('a live subscriber under concurrent writers', () => {
           // its position, so it commits after appends that came later.
           const slow = writer % 2 === 0 && i % 3 === 0;
           await store.append('tenant-a', `w-${writer}`, events(1 + (i % 3)), {
-            expectedRevision: 'any',
+            expectedStreamRevision: 'any',
             inTransaction: slow ? async (tx) => void (await tx.query('select pg_sleep(0.02)')) : undefined,
           });
           appended += 1 + (i % 3);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../aggregates/kernel/errors.js';
 import type { Projection } from '../projections/projection.js';
 import type { Db } from '../src/db/db.js';
-import type { AppendResult, EventStore, ExpectedRevision } from '../src/event-store/port.js';
+import type { AppendResult, EventStore, ExpectedStreamRevision } from '../src/event-store/port.js';
 import { createPostgresEventStore } from '../src/event-store/postgres.store.js';
 import { anEvent, events } from './support/builders.js';
 import { onPostgres, openTestDb } from './support/test-db.js';
@@ -40,9 +40,9 @@ const txOf = (r: AppendResult) => r.events[0]!.checkpoint.split(':')[0];
 describe(`group commit on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('commits a burst of appends together, checking each one’s expected revision on its own', async () => {
     const [a, b, c, d, e] = [stream(), stream(), stream(), stream(), stream()];
-    await store.append('tenant-a', a, events(2), { expectedRevision: 'no_stream' });
-    await store.append('tenant-a', b, events(1), { expectedRevision: 'no_stream' });
-    const burst: [string, ExpectedRevision, number][] = [
+    await store.append('tenant-a', a, events(2), { expectedStreamRevision: 'no_stream' });
+    await store.append('tenant-a', b, events(1), { expectedStreamRevision: 'no_stream' });
+    const burst: [string, ExpectedStreamRevision, number][] = [
       [stream(), 'any', 1], // commits alone, while the others queue
       [a, 1, 2], // exact: passes
       [b, 5, 1], // exact: stale, b is at 0
@@ -51,7 +51,7 @@ describe(`group commit on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
       [e, 'any', 2], // new stream
       [a + '-x', -1, 1], // a negative number means no_stream
     ];
-    const results = await settle(burst.map(([s, expected, n]) => store.append('tenant-a', s, events(n), { expectedRevision: expected })));
+    const results = await settle(burst.map(([s, expected, n]) => store.append('tenant-a', s, events(n), { expectedStreamRevision: expected })));
     const ok = (i: number) => (results[i] as PromiseFulfilledResult<AppendResult>).value;
     const failed = (i: number) => (results[i] as PromiseRejectedResult).reason as DomainError;
 
@@ -76,7 +76,7 @@ describe(`group commit on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     const name = `n-${randomUUID()}`;
     const streams = Array.from({ length: 6 }, stream);
     const results = await settle(
-      streams.map((s, i) => store.append('tenant-a', s, [anEvent('Claimed', { name: i === 3 || i === 4 ? name : `${name}-${i}` })], { expectedRevision: 'no_stream' })),
+      streams.map((s, i) => store.append('tenant-a', s, [anEvent('Claimed', { name: i === 3 || i === 4 ? name : `${name}-${i}` })], { expectedStreamRevision: 'no_stream' })),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(String((results[4] as PromiseRejectedResult).reason)).toMatch(/duplicate key|unique/i);
@@ -91,7 +91,7 @@ describe(`group commit on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     const results = await settle(
       streams.map((s, i) =>
         store.append('tenant-a', s, events(1), {
-          expectedRevision: 'no_stream',
+          expectedStreamRevision: 'no_stream',
           inTransaction: async () => {
             if (i === 2) throw new Error('hook refused');
           },
@@ -105,7 +105,7 @@ describe(`group commit on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
 
   it('never puts two appends of one stream in one group: a burst on one stream gets consecutive revisions', async () => {
     const s = stream();
-    const results = await Promise.all(Array.from({ length: 8 }, () => store.append('tenant-a', s, events(2), { expectedRevision: 'any' })));
+    const results = await Promise.all(Array.from({ length: 8 }, () => store.append('tenant-a', s, events(2), { expectedStreamRevision: 'any' })));
     expect(results.flatMap((r) => r.events.map((x) => x.revision)).sort((x, y) => x - y)).toEqual(Array.from({ length: 16 }, (_, i) => i));
     expect((await store.readStream('tenant-a', s)).map((x) => x.revision)).toEqual(Array.from({ length: 16 }, (_, i) => i));
   });

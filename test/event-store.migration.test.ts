@@ -12,7 +12,7 @@ const indexesOfEvents = async () =>
 
 describe('migration 0010: the events key becomes the global order', () => {
   it('turns a database of the old shape (key on position, a separate global-order index) into the new one, keeping every event', async () => {
-    await t.store.append('t1', 's-1', [ev(1), ev(2)], { expectedRevision: 'no_stream' });
+    await t.store.append('t1', 's-1', [ev(1), ev(2)], { expectedStreamRevision: 'no_stream' });
     // The shape databases had before 0010.
     await t.db.exec(`alter table events drop constraint events_pkey;
       alter table events add constraint events_pkey primary key (position);
@@ -29,7 +29,7 @@ describe('migration 0010: the events key becomes the global order', () => {
     expect(await migrate(t.db)).toEqual(['0010_events_global_order_key.sql']);
     expect(await indexesOfEvents()).toEqual(after);
 
-    await t.store.append('t1', 's-1', [ev(3)], { expectedRevision: 1 });
+    await t.store.append('t1', 's-1', [ev(3)], { expectedStreamRevision: 1 });
     expect((await t.store.readStream('t1', 's-1')).map((e) => [e.revision, (e.data as { n: number }).n])).toEqual([[0, 1], [1, 2], [2, 3]]);
   });
 });

@@ -34,8 +34,8 @@ const stream = () => `tg-${randomUUID()}`;
 const streamLength = async (id: string) => (await store.readStream('t', id)).length;
 const withOthers = (main: string, others: string[], claim?: string) =>
   store.append('t', main, [anEvent('Opened', { n: 0 }, { tenant: 't' })], {
-    expectedRevision: 'no_stream',
-    together: others.map((s, i) => ({ streamId: s, events: [anEvent(claim && i === others.length - 1 ? 'Claimed' : 'Opened', { name: claim ?? 'x', n: i + 1 }, { tenant: 't' })], expectedRevision: 'no_stream' as const })),
+    expectedStreamRevision: 'no_stream',
+    together: others.map((s, i) => ({ streamId: s, events: [anEvent(claim && i === others.length - 1 ? 'Claimed' : 'Opened', { name: claim ?? 'x', n: i + 1 }, { tenant: 't' })], expectedStreamRevision: 'no_stream' as const })),
   });
 
 describe(`multi-stream appends on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
@@ -49,7 +49,7 @@ describe(`multi-stream appends on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () =
 
   it('a taken stream or a refused projection write leaves none of the streams behind', async () => {
     const [a, b, taken] = [stream(), stream(), stream()];
-    await store.append('t', taken, [anEvent('Opened', {}, { tenant: 't' })], { expectedRevision: 'no_stream' });
+    await store.append('t', taken, [anEvent('Opened', {}, { tenant: 't' })], { expectedStreamRevision: 'no_stream' });
     await expect(withOthers(a, [b, taken])).rejects.toMatchObject({ code: 'WRONG_EXPECTED_REVISION' });
     expect([await streamLength(a), await streamLength(b), await streamLength(taken)]).toEqual([0, 0, 1]);
     const name = `n-${randomUUID()}`;
@@ -65,7 +65,7 @@ describe(`multi-stream appends on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () =
     const results = await Promise.allSettled([
       ...mains.map((m, i) => withOthers(m, [stream(), stream()], i === 5 ? name : undefined)),
       withOthers(stream(), [stream()], name),
-      store.append('t', stream(), [anEvent('Opened', {}, { tenant: 't' })], { expectedRevision: 'no_stream' }),
+      store.append('t', stream(), [anEvent('Opened', {}, { tenant: 't' })], { expectedStreamRevision: 'no_stream' }),
     ]);
     const rejected = results.filter((r) => r.status === 'rejected');
     expect(rejected).toHaveLength(1);

@@ -46,9 +46,9 @@ export function valueProblem(field: SettingField, value: unknown): string | null
       return bad.length ? `holds values that are not options: ${bad.join(', ')}` : null;
     }
     case 'SECRET':
-      return 'is a SECRET: set it with PUT /apps/{appUuid}/installation/secrets/{name}';
+      return 'is a SECRET: set it among the secrets of the installation, not its settings';
     case 'ACTION':
-      return 'is an ACTION: trigger it with POST /apps/{appUuid}/installation/settings/{fieldName}/trigger';
+      return 'is an ACTION: trigger it; it holds no value';
   }
 }
 
@@ -86,7 +86,7 @@ export function checkSettingValues(schema: SettingsSchema, scope: SettingScope, 
       continue;
     }
     if (field.scope !== scope) {
-      p.add(`${prefix}.${name}`, `is a ${field.scope}-scoped field`, field.scope === 'USER' ? 'Save it with PUT /apps/{appUuid}/installation/settings/user' : 'Save it with PUT /apps/{appUuid}/installation/settings');
+      p.add(`${prefix}.${name}`, `is a ${field.scope}-scoped field`, field.scope === 'USER' ? "Save it among each user's own settings of the installation" : "Save it among the company's settings of the installation");
       continue;
     }
     const problem = value === null ? (field.required ? 'is required and cannot be cleared' : null) : valueProblem(field, value);

@@ -41,7 +41,7 @@ export const installationDecider: Decider<InstallationState, InstallationCommand
   decide(command, s) {
     switch (command.type) {
       case 'InstallApp': {
-        if (s.installed) throw new DomainError('CONFLICT', 'the app is installed already', [{ message: 'This company has the app installed', type: 'GENERAL', correctionSuggestion: 'Uninstall it first, or change its settings with PUT /apps/{appUuid}/installation/settings' }]);
+        if (s.installed) throw new DomainError('CONFLICT', 'the app is installed already', [{ message: 'This company has the app installed', type: 'GENERAL', correctionSuggestion: 'Uninstall it first, or change the settings of its installation' }]);
         if (!command.installable) {
           throw new DomainError('STATE_NOT_ALLOWED', 'the app is not approved', [{ message: 'Only an approved public app (or a private app of this company) can be installed', type: 'GENERAL', correctionSuggestion: 'Wait until the app passes its review' }]);
         }

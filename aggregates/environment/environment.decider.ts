@@ -28,7 +28,7 @@ export const environmentDecider: Decider<EnvironmentsState, EnvironmentCommand, 
       case 'CreateEnvironment': {
         const { key, input } = command;
         if (!ENV_KEY.test(key)) throw invalid('body.key', `body.key: "${key.slice(0, 60)}" is not a key`, 'Use 1-63 lowercase letters, digits, _ and -, starting with a letter or digit', 'INVALID_VALUE');
-        if (state.envs[key]) throw new DomainError('CONFLICT', `environment ${key} exists`, [{ message: `The company already has an environment with key ${key}`, type: 'GENERAL', correctionSuggestion: 'Use another key, or change that environment with PUT /api/v2/cms/environments/{key}' }]);
+        if (state.envs[key]) throw new DomainError('CONFLICT', `environment ${key} exists`, [{ message: `The company already has an environment with key ${key}`, type: 'GENERAL', correctionSuggestion: `Use another key, or change environment ${key}` }]);
         if (Object.keys(state.envs).length >= MAX_ENVIRONMENTS) throw invalid('body.key', `a company has at most ${MAX_ENVIRONMENTS} environments`, 'Delete an unused environment first', 'INVALID_VALUE');
         const makeDefault = current === undefined || input.default === true;
         const created: EnvironmentEvent = {

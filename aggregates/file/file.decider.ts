@@ -49,9 +49,9 @@ export const fileDecider: Decider<FileState, FileCommand, FileEvent> = {
         if (!state.deleted) throw notFound('File', state.fileUuid);
         return [{ type: 'FileRestored', version: 1, data: { fileUuid: state.fileUuid } }];
       case 'PurgeFile':
-        if (!state.deleted) throw stateNotAllowed('Only a deleted file can be purged', `Delete it first with DELETE /api/v2/files/${state.fileUuid}`);
+        if (!state.deleted) throw stateNotAllowed('Only a deleted file can be purged', `Delete file ${state.fileUuid} first`);
         if (state.attachments.length > 0) {
-          throw stateNotAllowed(`The file is still attached to ${state.attachments.length} record propert${state.attachments.length === 1 ? 'y' : 'ies'}`, 'Detach it from every record first (DELETE /api/v2/files/{uuid}/records/{recordUuid}/{property})');
+          throw stateNotAllowed(`The file is still attached to ${state.attachments.length} record propert${state.attachments.length === 1 ? 'y' : 'ies'}`, 'Detach it from every record property first');
         }
         return [{ type: 'FilePurged', version: 1, data: { fileUuid: state.fileUuid, key: state.key } }];
     }

@@ -177,7 +177,7 @@ export const formDecider: Decider<FormState, FormCommand, FormEvent> = {
   decide(command, state) {
     switch (command.type) {
       case 'CreateForm': {
-        if (state.exists) throw wrongState(`Form ${command.formUuid} exists`, 'Change it with PUT /api/v2/forms/{formUuid}');
+        if (state.exists) throw wrongState(`Form ${command.formUuid} exists`, 'Change that form instead');
         return [{ type: 'FormCreated', version: 1, data: { formUuid: command.formUuid, ...settingsFrom(command.input, command.facts, null) } }];
       }
       case 'UpdateForm': {

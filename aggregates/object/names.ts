@@ -31,7 +31,7 @@ export function checkObjectName(raw: string): string {
     );
   }
   if (reserved.has(name)) {
-    throw invalid('body.name', `name "${name}" is reserved for the route group /api/v2/${name}`, `Choose another name, e.g. "${name}_item" or a singular noun of your domain`, 'INVALID_VALUE');
+    throw invalid('body.name', `name "${name}" is reserved for a built-in resource of the platform`, `Choose another name, e.g. "${name}_item" or a singular noun of your domain`, 'INVALID_VALUE');
   }
   return name;
 }

@@ -37,7 +37,7 @@ function mustExist(state: ObjectState) {
 
 function mustBeLive(state: ObjectState) {
   mustExist(state);
-  if (state.deleted) throw wrongState(`Object ${state.name} is deleted`, `Restore it first with POST /api/v2/objects/${state.objectUuid}/restore`);
+  if (state.deleted) throw wrongState(`Object ${state.name} is deleted`, `Restore object ${state.name} first`);
 }
 
 function displayFields(command: ObjectFields) {

@@ -42,7 +42,7 @@ const usable = (catalogue: ModuleCatalogue) => [...catalogue.entries()].filter((
 export function checkModuleFields(catalogue: ModuleCatalogue, m: PageModule, where: string, placed = false) {
   const definition = catalogue.get(m.module);
   if (!definition) {
-    const known = usable(catalogue).slice(0, 20).join(', ') || '(none: create one with POST /api/v2/modules)';
+    const known = usable(catalogue).slice(0, 20).join(', ') || '(none: define a module first)';
     throw invalid(`${where}.module`, `${where}: module "${m.module}" is not defined`, `Use one of the defined modules: ${known}`, 'INVALID_VALUE');
   }
   if (definition.retired && !placed) {

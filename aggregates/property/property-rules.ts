@@ -89,9 +89,9 @@ export function checkDefinition(input: PropertyInput, linked: LinkedRelationFact
 
   const relationUuid = input.relationUuid ?? null;
   if (format === 'linked') {
-    if (relationUuid === null) p.add('body.relationUuid', 'a linked property needs the relation that backs it', 'Create a relation with POST /api/v2/relations/{objectUuid}, then send its uuid as relationUuid');
-    else if (!linked) p.add('body.relationUuid', `no relation ${relationUuid} in the selected company`, 'List relations of this object with POST /api/v2/relations/index/{objectUuid}', 'INVALID_VALUE');
-    else if (linked.deleted) p.add('body.relationUuid', `relation ${relationUuid} is deleted`, `Restore it with POST /api/v2/relations/${relationUuid}/restore, or use another relation`, 'INVALID_VALUE');
+    if (relationUuid === null) p.add('body.relationUuid', 'a linked property needs the relation that backs it', 'Create a relation of this object first, then send its uuid as relationUuid');
+    else if (!linked) p.add('body.relationUuid', `no relation ${relationUuid} in the selected company`, "Send the uuid of one of this object's relations", 'INVALID_VALUE');
+    else if (linked.deleted) p.add('body.relationUuid', `relation ${relationUuid} is deleted`, 'Restore the relation first, or use another relation', 'INVALID_VALUE');
     else if (!linked.touchesObject) p.add('body.relationUuid', `relation ${relationUuid} does not start or end at this object`, 'Use a relation whose origin or target is this object', 'RELATION_NOT_ALLOWED');
   } else if (relationUuid !== null) {
     p.add('body.relationUuid', `format ${format} is not backed by a relation`, 'Leave relationUuid out, or use format linked');

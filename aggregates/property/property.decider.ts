@@ -28,7 +28,7 @@ function mustExist(state: PropertyState): PropertyDefinition {
 function mustBeLive(state: PropertyState) {
   const definition = mustExist(state);
   if (state.deleted) {
-    throw wrongState(`Property ${definition.name} is deleted`, `Restore it first with POST /api/v2/objects/${state.objectUuid}/properties/${state.propertyUuid}/restore`);
+    throw wrongState(`Property ${definition.name} is deleted`, `Restore property ${definition.name} first`);
   }
   return definition;
 }

@@ -58,7 +58,7 @@ function mustExist(state: RecordState) {
 
 function mustBeLive(state: RecordState) {
   mustExist(state);
-  if (state.archived) throw wrongRecordState(`Record ${state.uuid} is archived`, `Restore it first with POST /api/v2/records/${state.uuid}/restore`);
+  if (state.archived) throw wrongRecordState(`Record ${state.uuid} is archived`, `Restore record ${state.uuid} first`);
 }
 
 /** User trait: a change of the e-mail property moves the link to the member it names, or ends it. */

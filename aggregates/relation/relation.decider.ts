@@ -27,7 +27,7 @@ function mustExist(state: RelationState): RelationDefinition {
 function mustBeLive(state: RelationState): RelationDefinition {
   const definition = mustExist(state);
   if (state.status === 'deleted') {
-    throw wrongState(`Relation ${definition.name} is deleted`, `Restore it with POST /api/v2/relations/${state.relationUuid}/restore, or delete it for good with DELETE /api/v2/relations/${state.relationUuid}/permanent`);
+    throw wrongState(`Relation ${definition.name} is deleted`, `Restore relation ${definition.name} first, or delete it permanently`);
   }
   return definition;
 }
@@ -70,7 +70,7 @@ export const relationDecider: Decider<RelationState, RelationCommand, RelationEv
         if (state.status !== 'deleted') {
           throw wrongState(
             `Relation ${definition.name} is not deleted, so it cannot be deleted permanently`,
-            `Delete it first with DELETE /api/v2/relations/${state.relationUuid}, then DELETE /api/v2/relations/${state.relationUuid}/permanent`,
+            `Delete relation ${definition.name} first, then delete it permanently`,
           );
         }
         return [{ type: 'RelationPurged', version: 1, data: { relationUuid: state.relationUuid } }];

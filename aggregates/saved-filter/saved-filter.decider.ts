@@ -35,14 +35,14 @@ export const savedFilterDecider: Decider<SavedFilterState, SavedFilterCommand, S
         return [{ type: 'SavedFilterCreated', version: 1, data: { filterUuid: command.filterUuid, ...command.body, name: checkName(command.body.name) } }];
       case 'UpdateSavedFilter': {
         if (!state.exists) throw notFound('Saved filter', state.filterUuid || 'requested');
-        if (state.deleted) throw wrongState('The saved filter is deleted', `Restore it first with PATCH /api/v2/filters/${state.filterUuid}`);
+        if (state.deleted) throw wrongState('The saved filter is deleted', `Restore saved filter ${state.filterUuid} first`);
         const next = { ...command.body, ...(command.body.name !== undefined ? { name: checkName(command.body.name) } : {}) };
         const changed = Object.fromEntries(Object.entries(next).filter(([k, v]) => v !== undefined && !same(v, state.body?.[k as keyof SavedFilterBody])));
         return Object.keys(changed).length === 0 ? [] : [{ type: 'SavedFilterUpdated', version: 1, data: changed }];
       }
       case 'DeleteSavedFilter':
         if (!state.exists) throw notFound('Saved filter', state.filterUuid || 'requested');
-        if (state.deleted) throw wrongState('The saved filter is deleted already', `Restore it with PATCH /api/v2/filters/${state.filterUuid}`);
+        if (state.deleted) throw wrongState('The saved filter is deleted already', `Nothing to delete: restore saved filter ${state.filterUuid} to use it again`);
         return [{ type: 'SavedFilterDeleted', version: 1, data: { filterUuid: state.filterUuid } }];
       case 'RestoreSavedFilter':
         if (!state.exists) throw notFound('Saved filter', state.filterUuid || 'requested');

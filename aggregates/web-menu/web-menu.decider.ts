@@ -30,7 +30,7 @@ export function checkItems(items: readonly MenuItem[]) {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const deletedMenu = () =>
-  new DomainError('STATE_NOT_ALLOWED', 'the web menu is deleted', [{ message: 'A deleted web menu cannot be changed', type: 'GENERAL', correctionSuggestion: 'Restore it first: POST /api/v2/webmenus/{uuid}/restore' }]);
+  new DomainError('STATE_NOT_ALLOWED', 'the web menu is deleted', [{ message: 'A deleted web menu cannot be changed', type: 'GENERAL', correctionSuggestion: 'Restore the web menu first' }]);
 
 export const webMenuDecider: Decider<WebMenuState, WebMenuCommand, WebMenuEvent> = {
   initialState: () => ({ exists: false, deleted: false, menuUuid: '', settings: null }),
@@ -49,7 +49,7 @@ export const webMenuDecider: Decider<WebMenuState, WebMenuCommand, WebMenuEvent>
         return Object.keys(changes).length === 0 ? [] : [{ type: 'WebMenuUpdated', version: 1, data: { changes } }];
       }
       case 'DeleteWebMenu':
-        if (state.deleted) throw new DomainError('STATE_NOT_ALLOWED', 'the web menu is already deleted', [{ message: 'This web menu is deleted', type: 'GENERAL', correctionSuggestion: 'Restore it with POST /api/v2/webmenus/{uuid}/restore' }]);
+        if (state.deleted) throw new DomainError('STATE_NOT_ALLOWED', 'the web menu is already deleted', [{ message: 'This web menu is deleted', type: 'GENERAL', correctionSuggestion: 'Nothing to delete: restore the web menu to use it again' }]);
         return [{ type: 'WebMenuDeleted', version: 1, data: { menuUuid: state.menuUuid } }];
       case 'RestoreWebMenu':
         if (!state.deleted) throw new DomainError('STATE_NOT_ALLOWED', 'the web menu is not deleted', [{ message: 'Only a deleted web menu can be restored', type: 'GENERAL', correctionSuggestion: 'Nothing to do: the menu is active' }]);

@@ -8,7 +8,7 @@ import { userRecordView } from '../../read-models/record-views.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Config } from '../config.js';
 import type { Db, Sql } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { resetMail, verifyMail } from '../mail/auth.mails.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
@@ -124,14 +124,14 @@ export function makeAuthService(deps: AuthDeps) {
       if (await userByEmail(db, email)) throw emailTaken();
       const userUuid = randomUUID();
       const passwordHash = await deps.hasher.hash(body.password);
-      try {
-        await onUser(userUuid, requestId, { type: 'RegisterUser', userUuid, email, firstname: body.firstname, lastname: body.lastname }, (tx) =>
-          setPasswordHash(tx, userUuid, passwordHash, Date.now()),
-        );
-      } catch (err) {
-        if (isUniqueViolation(err, 'users_email_unique')) throw emailTaken();
-        throw err;
-      }
+      await mapUniqueViolations(
+        () => onUser(userUuid, requestId, { type: 'RegisterUser', userUuid, email, firstname: body.firstname, lastname: body.lastname }, (tx) => setPasswordHash(tx, userUuid, passwordHash, Date.now())),
+        {
+          users_email_unique: () => {
+            throw emailTaken();
+          },
+        },
+      );
       await sendVerification(userUuid, email);
       return sessionFor(userUuid, null);
     },

@@ -2,7 +2,7 @@ import { DomainError } from '../../aggregates/kernel/errors.js';
 import type { Decider } from '../../aggregates/kernel/decider.js';
 import type { DomainEvent, EventMetadata, StoredEvent } from '../../aggregates/kernel/events.js';
 import type { Sql } from '../db/db.js';
-import type { EventStore, ExpectedRevision } from '../event-store/port.js';
+import type { EventStore, ExpectedStreamRevision } from '../event-store/port.js';
 
 /** Who asks, and why: becomes every event's metadata. */
 export interface CommandContext {
@@ -89,14 +89,14 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     const command = typeof opts.command === 'function' ? (opts.command as (s: State, r: number) => Command)(state, revision) : opts.command;
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, revision, events: [] };
-    const expected: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
+    const expected: ExpectedStreamRevision = revision < 0 ? 'no_stream' : revision;
     for (const e of events) state = decider.evolve(state, e);
     try {
       const result = await store.append(
         context.tenant,
         streamId,
         events.map((e) => ({ ...e, metadata: metadataFor(context, e.version) })),
-        { expectedRevision: expected, inTransaction: opts.inTransaction, stateAfter: state },
+        { expectedStreamRevision: expected, inTransaction: opts.inTransaction, stateAfter: state },
       );
       return { state, revision: result.nextRevision, events: result.events, ...(result.answer === undefined ? {} : { answer: result.answer }) };
     } catch (err) {
@@ -138,8 +138,8 @@ export async function handleCreations(opts: { store: EventStore; context: Comman
   });
   const [first, ...rest] = decided;
   const result = await store.append(context.tenant, first!.streamId, first!.events, {
-    expectedRevision: 'no_stream',
-    together: rest.map((d) => ({ streamId: d.streamId, events: d.events, expectedRevision: 'no_stream' as const })),
+    expectedStreamRevision: 'no_stream',
+    together: rest.map((d) => ({ streamId: d.streamId, events: d.events, expectedStreamRevision: 'no_stream' as const })),
   });
   return result.events;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { companySettingsSchema } from '../../aggregates/company/company-settings.js';
 import type { CompanyRow } from '../../read-models/companies.queries.js';
-import { actorFieldsOf, actorRefSchema, type AuditRenderer, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFields, auditFieldsWithout, type AuditRenderer, type Actors } from '../http/audit-fields.js';
 
 export const companySchema = z
   .object({
@@ -10,12 +10,8 @@ export const companySchema = z
     subdomain: z.string(),
     managedBy: z.string().nullable().describe('The reseller company that manages this one'),
     copiedFrom: z.string().nullable(),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema.describe('Always null: companies are not deleted'),
-    revision: z.number().int(),
+    ...auditFieldsWithout('index', 'deletedAt'),
+    deletedBy: auditFields.deletedBy.describe('Always null: companies are not deleted'),
   })
   .meta({ id: 'Company' });
 

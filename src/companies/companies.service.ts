@@ -9,7 +9,7 @@ import { allCompanies, companiesOfMember, companyBySubdomain, companyOf, type Co
 import type { Actor } from '../auth/actor.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 
 const subdomainTaken = (subdomain: string) =>
@@ -30,12 +30,11 @@ export function makeCompaniesService(deps: { db: Db; store: EventStore }) {
   const contextFor = (tenant: string, actor: Actor, requestId: string): CommandContext => ({ tenant, userUuid: actor.userUuid, requestId, now: Date.now() });
 
   async function onCompany(tenant: string, actor: Actor, requestId: string, command: CompanyCommand) {
-    try {
-      return await handleCommand({ store, decider: companyDecider, streamId: companyStream(tenant), command, context: contextFor(tenant, actor, requestId) });
-    } catch (err) {
-      if (isUniqueViolation(err, 'companies_subdomain_unique')) throw subdomainTaken('requested');
-      throw err;
-    }
+    return mapUniqueViolations(() => handleCommand({ store, decider: companyDecider, streamId: companyStream(tenant), command, context: contextFor(tenant, actor, requestId) }), {
+      companies_subdomain_unique: () => {
+        throw subdomainTaken('requested');
+      },
+    });
   }
 
   /**

@@ -21,7 +21,7 @@ import { DomainError } from '../../aggregates/kernel/errors.js';
 import type { Projection } from '../../projections/projection.js';
 import type { Db } from '../db/db.js';
 import { applyProjections } from '../projections/apply.js';
-import type { EventStore, ExpectedRevision } from './port.js';
+import type { EventStore, ExpectedStreamRevision } from './port.js';
 
 const WAIT_FOR_PROJECTIONS_MS = 5000;
 const RUNNER = 'eventstoredb-projections';
@@ -34,7 +34,7 @@ const decode = (c: string): Position => {
   return { commit: BigInt(commit!), prepare: BigInt(prepare!) };
 };
 
-function expectedOf(e: ExpectedRevision): AppendExpectedRevision {
+function expectedOf(e: ExpectedStreamRevision): AppendExpectedRevision {
   if (e === 'no_stream') return NO_STREAM;
   if (e === 'stream_exists') return STREAM_EXISTS;
   if (e === 'any') return ANY;
@@ -111,7 +111,7 @@ export async function createEventStoreDbStore(opts: { connectionString: string; 
         const result = await client.appendToStream(
           streamName(tenant, streamId),
           events.map((e) => jsonEvent({ type: e.type, data: e.data as never, metadata: { platform: { metadata: e.metadata, streamId, version: e.version } } })),
-          { expectedRevision: expectedOf(options.expectedRevision) },
+          { expectedRevision: expectedOf(options.expectedStreamRevision) },
         );
         const next = Number(result.nextExpectedRevision);
         if (result.position) await waitFor(result.position);

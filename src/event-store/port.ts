@@ -2,8 +2,12 @@ import type { Observable } from 'rxjs';
 import type { DomainEvent, EventMetadata, StoredEvent } from '../../aggregates/kernel/events.js';
 import type { Sql } from '../db/db.js';
 
-/** `no_stream`: must not exist; `stream_exists`: must exist; `any`; or the exact last revision. */
-export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
+/**
+ * The store's check of an append: `no_stream`: must not exist; `stream_exists`: must exist; `any`;
+ * or the exact last revision. Not the caller's precondition (`expectedRevision`, If-Match), which
+ * the command handler checks against the state it read before it appends at that revision.
+ */
+export type ExpectedStreamRevision = 'no_stream' | 'stream_exists' | 'any' | number;
 
 export interface NewEvent extends DomainEvent {
   metadata: EventMetadata;
@@ -23,7 +27,7 @@ export interface AppendResult {
 }
 
 export interface AppendOptions {
-  expectedRevision: ExpectedRevision;
+  expectedStreamRevision: ExpectedStreamRevision;
   /** Extra work in the append's transaction (Postgres adapter only, docs/adr/0004), after the inline projections. */
   inTransaction?: (tx: Sql, events: StoredEvent[]) => Promise<void>;
   /**
@@ -45,7 +49,7 @@ export interface AppendOptions {
 export interface TogetherAppend {
   streamId: string;
   events: NewEvent[];
-  expectedRevision: ExpectedRevision;
+  expectedStreamRevision: ExpectedStreamRevision;
 }
 
 export interface ReadStreamOptions {

@@ -1,4 +1,4 @@
-import type { ExpectedRevision } from './port.js';
+import type { ExpectedStreamRevision } from './port.js';
 
 /** One append of a group commit: the stream, its events (JSON) and the revision it expects. */
 export interface AppendRequest {
@@ -6,7 +6,7 @@ export interface AppendRequest {
   streamId: string;
   /** The events as the JSON array the single-append statement takes. */
   payload: string;
-  expected: ExpectedRevision;
+  expected: ExpectedStreamRevision;
 }
 
 /**
@@ -51,7 +51,7 @@ export const appendManyCtes = `req as (
 
 export const appendManySql = `with ${appendManyCtes} select * from appended order by position`;
 
-const modeOf = (expected: ExpectedRevision) =>
+const modeOf = (expected: ExpectedStreamRevision) =>
   typeof expected === 'number' ? (expected >= 0 ? 'exact' : 'no_stream') : expected;
 
 /** The statement's one parameter: the requests as a JSON array (the events inlined, not re-encoded). */

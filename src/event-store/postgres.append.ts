@@ -1,8 +1,8 @@
-import type { ExpectedRevision } from './port.js';
+import type { ExpectedStreamRevision } from './port.js';
 
 /**
  * One statement per append (a CTE that moves the stream's head and inserts the events), prepared
- * once per connection. `$3` is the JSON array of events; `$4` the expected revision where needed.
+ * once per connection. `$3` is the JSON array of events; `$4` the expected stream revision where needed.
  * No row back means the revision check failed.
  */
 const head: Record<'no_stream' | 'exact' | 'stream_exists' | 'any', string> = {
@@ -27,7 +27,7 @@ returning e.revision, e.position, e.transaction_id::text as tx_id`;
 
 const statements = Object.fromEntries((Object.keys(head) as (keyof typeof head)[]).map((m) => [m, statement(m)])) as Record<keyof typeof head, string>;
 
-export function appendStatement(expected: ExpectedRevision): { name: string; text: string; expected: number | null } {
+export function appendStatement(expected: ExpectedStreamRevision): { name: string; text: string; expected: number | null } {
   if (typeof expected === 'number' && expected >= 0) return { name: 'append_exact', text: statements.exact, expected };
   const mode = typeof expected === 'number' ? 'no_stream' : expected;
   return { name: `append_${mode}`, text: statements[mode], expected: null };

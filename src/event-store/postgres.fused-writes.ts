@@ -1,5 +1,5 @@
 import type { FusedWrite, PendingEvent, Projection } from '../../projections/projection.js';
-import type { ExpectedRevision, NewEvent } from './port.js';
+import type { ExpectedStreamRevision, NewEvent } from './port.js';
 import { appendManyCtes } from './postgres.append-many.js';
 
 /** An append as a group commit holds it: what a fused write needs of it. */
@@ -7,7 +7,7 @@ export interface FusableAppend {
   tenant: string;
   streamId: string;
   events: readonly NewEvent[];
-  expected: ExpectedRevision;
+  expected: ExpectedStreamRevision;
   inTransaction?: unknown;
   stateAfter?: unknown;
 }
@@ -60,7 +60,7 @@ export function fusedWriteOf(fused: readonly FusedStatement[], p: FusableAppend)
 
 /** A multi-stream append as a group commit holds it (`AppendOptions.together`): its own stream, then the others. */
 export interface FusableTogether extends FusableAppend {
-  together?: readonly { streamId: string; events: readonly NewEvent[]; expected: ExpectedRevision }[];
+  together?: readonly { streamId: string; events: readonly NewEvent[]; expected: ExpectedStreamRevision }[];
 }
 
 /**

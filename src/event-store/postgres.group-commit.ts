@@ -4,7 +4,7 @@ import { batchQueue } from '../db/batch-queue.js';
 import type { Db, Sql } from '../db/db.js';
 import { isSqlState } from '../db/sql-state.js';
 import { applyProjections } from '../projections/apply.js';
-import type { AppendOptions, ExpectedRevision, NewEvent } from './port.js';
+import type { AppendOptions, ExpectedStreamRevision, NewEvent } from './port.js';
 import { appendStatement } from './postgres.append.js';
 import { appendManyParam, appendManySql, streamKey } from './postgres.append-many.js';
 import { fusedStatements, fusedTogetherOf, fusedWriteOf, togetherStatement, type FusedStatement } from './postgres.fused-writes.js';
@@ -17,11 +17,11 @@ export interface PendingAppend {
   streamId: string;
   events: NewEvent[];
   payload: string;
-  expected: ExpectedRevision;
+  expected: ExpectedStreamRevision;
   inTransaction?: AppendOptions['inTransaction'];
   stateAfter?: unknown;
   /** More streams committed with this one, all or none (`AppendOptions.together`). */
-  together?: readonly { streamId: string; events: NewEvent[]; payload: string; expected: ExpectedRevision }[];
+  together?: readonly { streamId: string; events: NewEvent[]; payload: string; expected: ExpectedStreamRevision }[];
   /** `answer`: what a fused write answered for this append (`AppendResult.answer`). */
   resolve(events: StoredEvent[], answer?: unknown): void;
   reject(err: unknown): void;

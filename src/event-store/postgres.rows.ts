@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../aggregates/kernel/events.js';
 import { DomainError } from '../../aggregates/kernel/errors.js';
-import type { ExpectedRevision } from './port.js';
+import type { ExpectedStreamRevision } from './port.js';
 
 /** Where an event landed: what the append statements return, and what a read of `events` selects beside the event. */
 export interface EventPlace {
@@ -43,7 +43,7 @@ export function eventOfArray(r: unknown[]): StoredEvent {
   return storedEvent({ type, version, data, metadata }, { position, tx_id, tenant, stream_id, revision });
 }
 
-export function wrongRevision(streamId: string, expected: ExpectedRevision, actual: number) {
+export function wrongRevision(streamId: string, expected: ExpectedStreamRevision, actual: number) {
   return new DomainError('WRONG_EXPECTED_REVISION', `stream ${streamId} is at revision ${actual}, not ${String(expected)}`, [
     {
       message: `The resource changed since revision ${String(expected)}; it is now at revision ${actual}`,

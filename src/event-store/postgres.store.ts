@@ -88,7 +88,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
       if (events.length === 0) throw new Error('append needs at least one event');
       const payloadOf = (evs: readonly NewEvent[]) => JSON.stringify(evs.map(({ type, version, data, metadata }) => ({ type, version, data, metadata })));
       const payload = payloadOf(events);
-      const together = options.together?.map((t) => ({ streamId: t.streamId, events: t.events, payload: payloadOf(t.events), expected: t.expectedRevision }));
+      const together = options.together?.map((t) => ({ streamId: t.streamId, events: t.events, payload: payloadOf(t.events), expected: t.expectedStreamRevision }));
       const { stored, answer } = await timed(appendDuration, () =>
         new Promise<{ stored: StoredEvent[]; answer: unknown }>((resolve, reject) =>
           commits.submit({
@@ -96,7 +96,7 @@ export async function createPostgresEventStore({ db, projections = [], pollMs = 
             streamId,
             events,
             payload,
-            expected: options.expectedRevision,
+            expected: options.expectedStreamRevision,
             inTransaction: options.inTransaction,
             stateAfter: options.stateAfter,
             together,

@@ -11,7 +11,7 @@ import { submissionByUuid, type FormRow, type FormSubmissionRow } from '../../re
 import type { RelationRow } from '../../read-models/relations.queries.js';
 import { handleCreations, newStreamWrite, type CommandContext, type NewStreamWrite } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import type { RecordsService } from '../records/records.service.js';
 import { cachedForm, cachedRelation } from './form-cache.js';
@@ -114,16 +114,21 @@ export function makeFormSubmissions(deps: { db: Db; store: EventStore; records: 
         type: 'SubmitForm', submissionUuid, formUuid, formRevision: Number(row.revision), objectName: settings.objectName, recordUuid: main.uuid, related,
         recordUuids: [main.uuid, ...related.map((r) => r.recordUuid)], score, visitor,
       });
+      const tooMany = () => {
+        throw refused('inner: more entries than the relation\'s cardinality allows', 'Send fewer inner-form entries');
+      };
       try {
-        await handleCreations({ store, context: ctx, writes: [submission, ...writes] });
+        await mapUniqueViolations(() => handleCreations({ store, context: ctx, writes: [submission, ...writes] }), {
+          record_unique_pkey: () => {
+            throw refused('answers: a value the form\'s object keeps unique is already taken', 'Change the unique value and submit again');
+          },
+          rm_record_links_one_per_from: tooMany,
+          rm_record_links_one_per_to: tooMany,
+        });
       } catch (err) {
         // The same client id at once from two requests: the first one's submission is the answer.
         if (err instanceof DomainError && err.code === 'WRONG_EXPECTED_REVISION' && sent.clientSubmissionId && (await submissionByUuid(db, ctx.tenant, submissionUuid))) {
           return { submissionUuid, created: false, row };
-        }
-        if (isUniqueViolation(err, 'record_unique_pkey')) throw refused('answers: a value the form\'s object keeps unique is already taken', 'Change the unique value and submit again');
-        if (isUniqueViolation(err, 'rm_record_links_one_per_from') || isUniqueViolation(err, 'rm_record_links_one_per_to')) {
-          throw refused('inner: more entries than the relation\'s cardinality allows', 'Send fewer inner-form entries');
         }
         throw err;
       }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isUuid } from '../../aggregates/kernel/uuid.js';
 import { roles } from '../../aggregates/membership/roles.js';
-import type { Sql } from '../../projections/projection.js';
+import type { Sql } from '../../ports/sql.js';
 import type { AuditRow } from '../../read-models/audit-row.js';
 import { auditUsers, type AuditUserRow } from '../../read-models/users.queries.js';
 import { shortLived } from '../cache/short-lived.js';
@@ -175,6 +175,12 @@ export const auditFields = {
   deletedBy: actorRefSchema,
   revision: z.number().int(),
 };
+type AuditFields = typeof auditFields;
+
+/** The audit fields but those a resource does not keep (no `index`; no `deletedAt` when it is never deleted). */
+export function auditFieldsWithout<K extends keyof AuditFields>(...left: K[]): Omit<AuditFields, K> {
+  return Object.fromEntries(Object.entries(auditFields).filter(([name]) => !(left as string[]).includes(name))) as Omit<AuditFields, K>;
+}
 
 /** The three actor fields of a row, as the API shows them. */
 export const actorFieldsOf = (row: ActorColumns, actors: Actors) => ({

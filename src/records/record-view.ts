@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PropertyDefinition } from '../../aggregates/property/property.schemas.js';
 import { viewDefinitions, type RecordLinkEntry, type RecordViewRow } from '../../read-models/record-views.queries.js';
-import { actorFieldsOf, actorRefSchema, actorUuidsOf, auditUserSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, actorUuidsOf, auditFields, auditUserSchema, type Actors } from '../http/audit-fields.js';
 
 /** The users a page of records shows: its writers and, for User-trait records, their users. */
 export const recordActorUuids = (rows: readonly RecordViewRow[]) => [...actorUuidsOf(rows), ...rows.map((r) => r.user_uuid)];
@@ -44,14 +44,8 @@ export const recordSchema = z
     label: z.string().nullable(),
     object: z.string(),
     objects: z.array(z.string()),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema,
-    index: z.number().int().describe("The record's revision (its stream revision; the If-Match / expectedRevision of the next update)"),
-    revision: z.number().int(),
+    ...auditFields,
+    index: auditFields.index.describe("The record's revision (its stream revision; the If-Match / expectedRevision of the next update)"),
     properties: z.union([z.record(z.string(), z.unknown()), z.array(z.object({ name: z.string(), type: z.string(), value: z.unknown(), label: z.string() }))]),
     relations: z.array(relationEntrySchema),
     teams: z.array(z.object({ uuid: z.string(), name: z.string() })),

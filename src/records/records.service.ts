@@ -7,7 +7,7 @@ import { getRecord, type RecordObject, type RecordRow } from '../../read-models/
 import { linkableMember } from '../../read-models/record-users.queries.js';
 import { handleCommand, newStreamWrite, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import { objectByName, recordObjects } from './object-cache.js';
 import { definitionsOf } from './record-definitions.js';
 import { recordRowLoader } from './view-loader.js';
@@ -111,21 +111,26 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
   };
 
   async function onRecord(ctx: CommandContext, uuid: string, known: RecordRow, command: RecordCommand, opts: WriteOptions = {}, sent: Record<string, unknown> = {}, objects: RecordObject[] = []) {
-    try {
-      const done = await handleCommand({
-        store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx, expectedRevision: opts.expectedRevision,
-        snapshot: snapshotOf(ctx.tenant, uuid, known),
-        // Writers racing on one record: each round one of them wins, so allow as many rounds as a
-        // burst of writers needs, spread by a small random wait.
-        maxRetries: RECORD_RETRIES,
-        retryDelayMs: (attempt) => Math.random() * Math.min(50, 2 * attempt),
-      });
-      return { uuid, revision: done.revision, changed: done.events.length > 0 };
-    } catch (err) {
-      if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, sent, objects);
-      if (isUniqueViolation(err, 'records_user_link')) throw userTaken(command.type === 'LinkUser' ? command.userUuid : 'named by the e-mail');
-      throw err;
-    }
+    const done = await mapUniqueViolations(
+      () =>
+        handleCommand({
+          store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx, expectedRevision: opts.expectedRevision,
+          snapshot: snapshotOf(ctx.tenant, uuid, known),
+          // Writers racing on one record: each round one of them wins, so allow as many rounds as a
+          // burst of writers needs, spread by a small random wait.
+          maxRetries: RECORD_RETRIES,
+          retryDelayMs: (attempt) => Math.random() * Math.min(50, 2 * attempt),
+        }),
+      {
+        record_unique_pkey: (err) => {
+          throw uniqueTaken(err, sent, objects);
+        },
+        records_user_link: () => {
+          throw userTaken(command.type === 'LinkUser' ? command.userUuid : 'named by the e-mail');
+        },
+      },
+    );
+    return { uuid, revision: done.revision, changed: done.events.length > 0 };
   }
 
   /**
@@ -168,24 +173,29 @@ export function makeRecordsService(deps: { db: Db; store: EventStore }) {
     /** Creates a record of `objectName`; `extends` names further objects it is also a record of. */
     async create(ctx: CommandContext, objectName: string, body: { uuid?: string; properties: Record<string, unknown>; extends?: string[] }, opts: WriteOptions = {}): Promise<Created> {
       const { uuid, objects, definitions, userUuid, command } = await this.creation(ctx.tenant, objectName, body, opts);
-      try {
-        const done = await handleCommand({
-          store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx,
-          // A new stream: no read first, so the append's `no_stream` check is the test. When it
-          // fails, the retry reads the record, and the decider says it exists.
-          snapshot: async (attempt) => {
-            if (attempt === 0) return { state: recordDecider.initialState(), revision: -1 };
-            const row = await getRecord(db, ctx.tenant, uuid);
-            return row ? { state: recordStateOf(uuid, row), revision: Number(row.revision) } : null;
+      const done = await mapUniqueViolations(
+        () =>
+          handleCommand({
+            store, decider: recordDecider, streamId: recordStream(uuid), command, context: ctx,
+            // A new stream: no read first, so the append's `no_stream` check is the test. When it
+            // fails, the retry reads the record, and the decider says it exists.
+            snapshot: async (attempt) => {
+              if (attempt === 0) return { state: recordDecider.initialState(), revision: -1 };
+              const row = await getRecord(db, ctx.tenant, uuid);
+              return row ? { state: recordStateOf(uuid, row), revision: Number(row.revision) } : null;
+            },
+          }),
+        {
+          record_unique_pkey: (err) => {
+            throw uniqueTaken(err, body.properties, objects);
           },
-        });
-        const properties = (done.events[0]!.data as { properties: Record<string, unknown> }).properties;
-        return { uuid, revision: done.revision, changed: true, properties, objects, definitions, createdAt: ctx.now, userUuid };
-      } catch (err) {
-        if (isUniqueViolation(err, 'record_unique_pkey')) throw uniqueTaken(err, body.properties, objects);
-        if (userUuid && isUniqueViolation(err, 'records_user_link')) throw userTaken(userUuid);
-        throw err;
-      }
+          records_user_link: (err) => {
+            throw userUuid ? userTaken(userUuid) : err;
+          },
+        },
+      );
+      const properties = (done.events[0]!.data as { properties: Record<string, unknown> }).properties;
+      return { uuid, revision: done.revision, changed: true, properties, objects, definitions, createdAt: ctx.now, userUuid };
     },
 
     async update(ctx: CommandContext, uuid: string, properties: Record<string, unknown>, opts: WriteOptions & { objectName?: string } = {}): Promise<Written> {

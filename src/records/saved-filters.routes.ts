@@ -6,7 +6,7 @@ import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
 import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
-import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
 import type { SavedFilters } from './saved-filters.service.js';
 
 const tags = ['saved filters'];
@@ -23,13 +23,7 @@ export const savedFilterSchema = z
     groups: z.array(z.unknown()),
     filter: z.object({ groups: z.array(z.unknown()) }),
     sort: z.array(z.unknown()),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema,
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    revision: z.number().int(),
+    ...auditFieldsWithout('index'),
   })
   .meta({ id: 'SavedFilter' });
 

@@ -8,7 +8,7 @@ import { cardinalityClashes, linkOf, type RecordLinkRow } from '../../read-model
 import { relationOf, type RelationRow } from '../../read-models/relations.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import type { RecordExists } from './record-port.js';
 
@@ -50,21 +50,21 @@ export function makeConnectionsService(deps: { db: Db; store: EventStore; record
       // Read first for a clear message; the unique indexes decide atomically when requests race.
       const [clash] = await cardinalityClashes(db, ctx.tenant, relationUuid, from, to, cardinalityLimits(relation.cardinality));
       if (clash) throw cardinalityBroken(relation, from, to, clash);
-      try {
-        await handleCommand({
-          store,
-          decider: recordLinkDecider,
-          streamId: recordLinkStream(relationUuid, from, to),
-          command: { type: 'ConnectRecords', relationUuid, fromRecordUuid: from, toRecordUuid: to, edgeProperties, edgeDefinitions: relation.edge_properties },
-          context: ctx,
-        });
-      } catch (err) {
-        if (isUniqueViolation(err, 'rm_record_links_one_per_from') || isUniqueViolation(err, 'rm_record_links_one_per_to')) {
-          const [now] = await cardinalityClashes(db, ctx.tenant, relationUuid, from, to, cardinalityLimits(relation.cardinality));
-          throw cardinalityBroken(relation, from, to, now);
-        }
-        throw err;
-      }
+      const broken = async () => {
+        const [now] = await cardinalityClashes(db, ctx.tenant, relationUuid, from, to, cardinalityLimits(relation.cardinality));
+        throw cardinalityBroken(relation, from, to, now);
+      };
+      await mapUniqueViolations(
+        () =>
+          handleCommand({
+            store,
+            decider: recordLinkDecider,
+            streamId: recordLinkStream(relationUuid, from, to),
+            command: { type: 'ConnectRecords', relationUuid, fromRecordUuid: from, toRecordUuid: to, edgeProperties, edgeDefinitions: relation.edge_properties },
+            context: ctx,
+          }),
+        { rm_record_links_one_per_from: broken, rm_record_links_one_per_to: broken },
+      );
       return (await linkOf(db, ctx.tenant, relationUuid, from, to))!;
     },
 

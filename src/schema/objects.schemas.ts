@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ObjectRow } from '../../read-models/objects.queries.js';
-import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFields, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
 
 export const objectSchema = z
   .object({
@@ -12,13 +12,8 @@ export const objectSchema = z
     icon: z.string(),
     group: z.string().nullable(),
     deleted: z.boolean(),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema,
-    revision: z.number().int().describe('The stream revision of the object'),
+    ...auditFieldsWithout('index'),
+    revision: auditFields.revision.describe('The stream revision of the object'),
   })
   .meta({ id: 'ObjectDefinition' });
 

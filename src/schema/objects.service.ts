@@ -6,7 +6,7 @@ import type { ListRequest } from '../../read-models/list-spec.js';
 import { listObjects, objectByName, objectByUuid, type ObjectRow } from '../../read-models/objects.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { existingObject, nameTaken } from './schema-errors.js';
 
@@ -22,12 +22,11 @@ export function makeObjectsService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
 
   async function run(ctx: CommandContext, objectUuid: string, command: ObjectCommand, name?: string) {
-    try {
-      await handleCommand({ store, decider: objectDecider, streamId: objectStream(objectUuid), command, context: ctx });
-    } catch (err) {
-      if (name && isUniqueViolation(err, 'rm_objects_name_unique')) throw objectNameTaken(name, await objectByName(db, ctx.tenant, name));
-      throw err;
-    }
+    await mapUniqueViolations(() => handleCommand({ store, decider: objectDecider, streamId: objectStream(objectUuid), command, context: ctx }), {
+      rm_objects_name_unique: async (err) => {
+        throw name ? objectNameTaken(name, await objectByName(db, ctx.tenant, name)) : err;
+      },
+    });
     return (await objectByUuid(db, ctx.tenant, objectUuid))!;
   }
 

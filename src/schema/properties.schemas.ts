@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import { propertyDefinitionSchema, propertyInputSchema } from '../../aggregates/property/property.schemas.js';
 import { toDefinition, type PropertyRow } from '../../read-models/properties.queries.js';
-import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
 
 export const propertySchema = propertyDefinitionSchema
   .extend({
     uuid: z.string(),
     objectUuid: z.string(),
     deleted: z.boolean(),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema,
-    revision: z.number().int(),
+    ...auditFieldsWithout('index'),
   })
   .meta({ id: 'Property' });
 

@@ -9,7 +9,7 @@ import { listProperties, propertyByName, propertyOf, type PropertyRow } from '..
 import { relationOf } from '../../read-models/relations.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { existingObject, liveObject, nameTaken } from './schema-errors.js';
 
@@ -34,12 +34,11 @@ export function makePropertiesService(deps: { db: Db; store: EventStore }) {
   }
 
   async function run(ctx: CommandContext, objectUuid: string, propertyUuid: string, command: PropertyCommand, name?: string) {
-    try {
-      await handleCommand({ store, decider: propertyDecider, streamId: propertyStream(propertyUuid), command, context: ctx });
-    } catch (err) {
-      if (name && isUniqueViolation(err, 'rm_properties_name_unique')) throw propertyNameTaken(name, objectUuid, await propertyByName(db, ctx.tenant, objectUuid, name));
-      throw err;
-    }
+    await mapUniqueViolations(() => handleCommand({ store, decider: propertyDecider, streamId: propertyStream(propertyUuid), command, context: ctx }), {
+      rm_properties_name_unique: async (err) => {
+        throw name ? propertyNameTaken(name, objectUuid, await propertyByName(db, ctx.tenant, objectUuid, name)) : err;
+      },
+    });
     return (await propertyOf(db, ctx.tenant, objectUuid, propertyUuid))!;
   }
 

@@ -5,7 +5,7 @@ import { optionalBody } from './http-common.js';
 import type { RecordLinkRow } from '../../read-models/record-links.queries.js';
 import { toRelationDefinition, type RelationRow } from '../../read-models/relations.queries.js';
 import type { RelationFromObject } from './relations.service.js';
-import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFields, type Actors } from '../http/audit-fields.js';
 
 export const relationSchema = z
   .object({
@@ -20,15 +20,8 @@ export const relationSchema = z
     fromName: z.string().describe('The name of the relation at the origin end'),
     toName: z.string().nullable().describe('The name at the target end'),
     edgeProperties: z.array(z.object({ name: z.string(), label: z.string(), type: propertyTypeSchema, required: z.boolean() })),
-    index: z.number().int(),
     deleted: z.boolean(),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    deletedAt: z.number().int().nullable(),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema,
-    revision: z.number().int(),
+    ...auditFields,
   })
   .meta({ id: 'Relation' });
 

@@ -9,7 +9,7 @@ import { objectByUuid, type ObjectRow } from '../../read-models/objects.queries.
 import { listRelations, relationByName, relationOf, relationsAmong, type RelationRow, type RelationScope } from '../../read-models/relations.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { existingObject, liveObject } from './schema-errors.js';
 
@@ -61,15 +61,14 @@ export function makeRelationsService(deps: { db: Db; store: EventStore }) {
       if (current) return { relation: await update(ctx, current, input), created: false };
       await target(ctx.tenant, input.toObjectUuid);
       const relationUuid = randomUUID();
-      try {
-        return { relation: (await run(ctx, relationUuid, { type: 'CreateRelation', relationUuid, fromObjectUuid: objectUuid, input }))!, created: true };
-      } catch (err) {
-        if (!isUniqueViolation(err, 'rm_relations_name_unique')) throw err;
+      return mapUniqueViolations<{ relation: RelationRow; created: boolean }>(async () => ({ relation: (await run(ctx, relationUuid, { type: 'CreateRelation', relationUuid, fromObjectUuid: objectUuid, input }))!, created: true }), {
         // Another request created it a moment ago: this one becomes an update of that relation.
-        const winner = await relationByName(db, ctx.tenant, objectUuid, name);
-        if (!winner) throw err;
-        return { relation: await update(ctx, winner, input), created: false };
-      }
+        rm_relations_name_unique: async (err) => {
+          const winner = await relationByName(db, ctx.tenant, objectUuid, name);
+          if (!winner) throw err;
+          return { relation: await update(ctx, winner, input), created: false };
+        },
+      });
     },
 
     async list(tenant: string, scope: RelationScope, request: ListRequest) {

@@ -2,19 +2,15 @@ import { z } from 'zod';
 import { traitNameSchema } from '../../aggregates/trait/trait.schemas.js';
 import { limitQueryField, pageQueryField } from '../../aggregates/kernel/paging.js';
 import type { TraitRow } from '../../read-models/traits.queries.js';
-import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFields, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
 
 export const traitSchema = z
   .object({
     objectUuid: z.string(),
     traitName: traitNameSchema,
     details: z.record(z.string(), z.unknown()).describe('FlowTrait, TableTrait, PageTrait or UserTrait'),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema.describe('Always null: a removed trait is not shown'),
-    revision: z.number().int(),
+    ...auditFieldsWithout('index', 'deletedAt'),
+    deletedBy: auditFields.deletedBy.describe('Always null: a removed trait is not shown'),
   })
   .meta({ id: 'Trait' });
 

@@ -8,7 +8,7 @@ import { livePropertiesOf } from '../../read-models/properties.queries.js';
 import { traitOf, traitsOf, userTraitObject, type TraitRow } from '../../read-models/traits.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { existingObject, liveObject } from './schema-errors.js';
 
@@ -34,12 +34,11 @@ export function makeTraitsService(deps: { db: Db; store: EventStore }) {
       const before = await traitOf(db, ctx.tenant, objectUuid, trait);
       if (trait === 'User' && !before && (await userTraitObject(db, ctx.tenant))) throw await userTraitTaken(db, ctx.tenant);
       const properties: PropertyFact[] = (await livePropertiesOf(db, ctx.tenant, objectUuid)).map((p) => ({ name: p.name, type: p.type, format: p.format, options: p.options }));
-      try {
-        await run(ctx, objectUuid, trait, { type: 'ConfigureTrait', objectUuid, trait, config, properties });
-      } catch (err) {
-        if (isUniqueViolation(err, 'rm_traits_one_user_object')) throw await userTraitTaken(db, ctx.tenant);
-        throw err;
-      }
+      await mapUniqueViolations(() => run(ctx, objectUuid, trait, { type: 'ConfigureTrait', objectUuid, trait, config, properties }), {
+        rm_traits_one_user_object: async () => {
+          throw await userTraitTaken(db, ctx.tenant);
+        },
+      });
       return { trait: (await traitOf(db, ctx.tenant, objectUuid, trait))!, created: !before };
     },
 

@@ -4,7 +4,7 @@ import { commandContext, companyActor } from '../auth/actor.js';
 import { scopeNames } from '../auth/scopes.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody, pageOffset } from '../http/pagination.js';
-import { actorFieldsOf, actorRefSchema, type Actors } from '../http/audit-fields.js';
+import { actorFieldsOf, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
 import type { TeamsService, TeamView } from './teams.service.js';
 
 const tags = ['teams'];
@@ -20,13 +20,8 @@ const teamSchema = z
     description: z.string(),
     scopes: z.array(z.string()).describe('Scopes every member of the team holds in this company'),
     members: z.array(z.object({ uuid: z.string(), email: z.string(), firstname: z.string(), lastname: z.string() })),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
     createdByUuid: z.string().nullable().describe('The uuid of createdBy (kept for clients of the first release)'),
-    createdBy: actorRefSchema,
-    updatedBy: actorRefSchema,
-    deletedBy: actorRefSchema,
-    revision: z.number().int(),
+    ...auditFieldsWithout('index', 'deletedAt'),
   })
   .meta({ id: 'Team' });
 

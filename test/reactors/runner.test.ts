@@ -46,11 +46,11 @@ const seen = (name: string) => db.query<{ position: number; n: number }>('select
 describe('reactor runner', () => {
   it('two instances of one reactor commit every event exactly once between them', async () => {
     const name = 'test:twins';
-    const first = await store.append('tenant-r', 'thing-1', Array.from({ length: 150 }, (_, n) => anEvent('Happened', { n }, { tenant: 'tenant-r' })), { expectedRevision: 'any' });
+    const first = await store.append('tenant-r', 'thing-1', Array.from({ length: 150 }, (_, n) => anEvent('Happened', { n }, { tenant: 'tenant-r' })), { expectedStreamRevision: 'any' });
     const a = startReactor(recorder(name, 'a'), { db, store, log, batchSize: 20, retryDelayMs: 20 });
     const b = startReactor(recorder(name, 'b'), { db, store, log, batchSize: 20, retryDelayMs: 20 });
     // More events while both are following the live feed.
-    for (let i = 0; i < 5; i++) await store.append('tenant-r', `thing-${i + 2}`, Array.from({ length: 10 }, (_, n) => anEvent('Happened', { n: 1000 + n }, { tenant: 'tenant-r' })), { expectedRevision: 'any' });
+    for (let i = 0; i < 5; i++) await store.append('tenant-r', `thing-${i + 2}`, Array.from({ length: 10 }, (_, n) => anEvent('Happened', { n: 1000 + n }, { tenant: 'tenant-r' })), { expectedStreamRevision: 'any' });
     const expected = 200;
     try {
       await waitFor(async () => (await seen(name)).length === expected, 20_000, 'every event committed');
@@ -69,13 +69,13 @@ describe('reactor runner', () => {
   it('a failed batch is retried from the stored checkpoint; a restarted runner goes on where it stopped', async () => {
     const name = 'test:retry';
     if ((await store.readAll({ maxCount: 10_000 })).length === 0) {
-      await store.append('tenant-r', 'thing-x', Array.from({ length: 100 }, (_, n) => anEvent('Happened', { n: 1000 + n }, { tenant: 'tenant-r' })), { expectedRevision: 'any' });
+      await store.append('tenant-r', 'thing-x', Array.from({ length: 100 }, (_, n) => anEvent('Happened', { n: 1000 + n }, { tenant: 'tenant-r' })), { expectedStreamRevision: 'any' });
     }
     const total = (await store.readAll({ maxCount: 10_000 })).filter((e) => e.type === 'Happened').length;
     const r1 = startReactor(recorder(name, 'r1', { failOnce: 1003 }), { db, store, log, batchSize: 50, retryDelayMs: 20 });
     await waitFor(async () => (await seen(name)).length === total, 20_000, 'caught up despite one failure');
     await r1.stop();
-    await store.append('tenant-r', 'thing-late', [anEvent('Happened', { n: 5000 }, { tenant: 'tenant-r' })], { expectedRevision: 'any' });
+    await store.append('tenant-r', 'thing-late', [anEvent('Happened', { n: 5000 }, { tenant: 'tenant-r' })], { expectedStreamRevision: 'any' });
     const r2 = startReactor(recorder(name, 'r2'), { db, store, log });
     try {
       await waitFor(async () => (await seen(name)).length === total + 1, 10_000, 'the late event');

@@ -11,11 +11,11 @@ const ev = (tenant: string, requestId: string, correlationId: string) => anEvent
 
 describe('the event log by correlationId', () => {
   it('finds the events of the request itself and those done because of it, in its own company only', async () => {
-    await t.store.append('t1', 's-1', [ev('t1', 'req-a', 'req-a')], { expectedRevision: 'any' });
-    await t.store.append('t1', 's-2', [ev('t1', 'req-b', 'req-a'), ev('t1', 'req-b', 'req-a')], { expectedRevision: 'any' });
-    await t.store.append('t1', 's-3', [ev('t1', 'req-c', 'req-c')], { expectedRevision: 'any' });
-    await t.store.append('t1', 's-4', [ev('t1', 'req-a', 'other')], { expectedRevision: 'any' });
-    await t.store.append('t2', 's-1', [ev('t2', 'req-a', 'req-a'), ev('t2', 'req-d', 'req-a')], { expectedRevision: 'any' });
+    await t.store.append('t1', 's-1', [ev('t1', 'req-a', 'req-a')], { expectedStreamRevision: 'any' });
+    await t.store.append('t1', 's-2', [ev('t1', 'req-b', 'req-a'), ev('t1', 'req-b', 'req-a')], { expectedStreamRevision: 'any' });
+    await t.store.append('t1', 's-3', [ev('t1', 'req-c', 'req-c')], { expectedStreamRevision: 'any' });
+    await t.store.append('t1', 's-4', [ev('t1', 'req-a', 'other')], { expectedStreamRevision: 'any' });
+    await t.store.append('t2', 's-1', [ev('t2', 'req-a', 'req-a'), ev('t2', 'req-d', 'req-a')], { expectedStreamRevision: 'any' });
 
     const q = { limit: 50, offset: 0, direction: 'asc' as const };
     const byCorrelation = await eventLog(t.db, { ...q, tenants: ['t1'], correlationId: ['req-a'] });

@@ -115,7 +115,7 @@ const paths = {
       const state = recordDecider.evolve(states.get(e.streamId) ?? recordDecider.initialState(), e as unknown as RecordEvent);
       states.set(e.streamId, state);
       const { type, version, data, metadata } = e;
-      await fusing.append(e.tenant, e.streamId, [{ type, version, data, metadata }], { expectedRevision: e.revision === 0 ? 'no_stream' : e.revision - 1, stateAfter: state });
+      await fusing.append(e.tenant, e.streamId, [{ type, version, data, metadata }], { expectedStreamRevision: e.revision === 0 ? 'no_stream' : e.revision - 1, stateAfter: state });
     }
   },
 };

@@ -50,7 +50,7 @@ describe('record decider', () => {
   it('archives and restores, each only from the right state; an archived record is not changed', () => {
     record([created]).when({ type: 'ArchiveRecord', mode: 'archive' }).then([archived]);
     record([created, archived]).when({ type: 'ArchiveRecord', mode: 'archive' }).thenFails('STATE_NOT_ALLOWED', 'archived');
-    record([created, archived]).when(update({ n: 2 })).thenFails('STATE_NOT_ALLOWED', 'restore');
+    record([created, archived]).when(update({ n: 2 })).thenFails('STATE_NOT_ALLOWED', 'Restore record');
     record([created, archived]).when({ type: 'RestoreRecord' }).then([{ type: 'RecordRestored', version: 1, data: { uuid: R, objectName: 'deal' } }]);
     record([created]).when({ type: 'RestoreRecord' }).thenFails('STATE_NOT_ALLOWED', 'not archived');
   });

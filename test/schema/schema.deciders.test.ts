@@ -38,7 +38,7 @@ describe('object decider', () => {
   it('soft-deletes and restores, each only from the right state', () => {
     const deleted: ObjectEvent = { type: 'ObjectDeleted', version: 1, data: { objectUuid: O } };
     given(objectDecider, [objectCreated]).when({ type: 'DeleteObject' }).then([deleted]);
-    given(objectDecider, [objectCreated, deleted]).when({ type: 'DeleteObject' }).thenFails('STATE_NOT_ALLOWED', 'restore');
+    given(objectDecider, [objectCreated, deleted]).when({ type: 'DeleteObject' }).thenFails('STATE_NOT_ALLOWED', 'Restore object deal first');
     given(objectDecider, [objectCreated, deleted]).when({ type: 'UpdateObject', label: 'x' }).thenFails('STATE_NOT_ALLOWED');
     given(objectDecider, [objectCreated, deleted]).when({ type: 'RestoreObject' }).then([{ type: 'ObjectRestored', version: 1, data: { objectUuid: O } }]);
     given(objectDecider, [objectCreated]).when({ type: 'RestoreObject' }).thenFails('STATE_NOT_ALLOWED');
@@ -72,7 +72,7 @@ describe('property decider', () => {
   });
   it('soft-deletes and restores; a deleted property cannot change', () => {
     const deleted: PropertyEvent = { type: 'PropertyDeleted', version: 1, data: { propertyUuid: P } };
-    given(propertyDecider, [propertyCreated, deleted]).when({ type: 'UpdateProperty', input: { label: 'x' } }).thenFails('STATE_NOT_ALLOWED', 'restore');
+    given(propertyDecider, [propertyCreated, deleted]).when({ type: 'UpdateProperty', input: { label: 'x' } }).thenFails('STATE_NOT_ALLOWED', 'Restore property stage first');
     given(propertyDecider, [propertyCreated, deleted]).when({ type: 'RestoreProperty' }).then([{ type: 'PropertyRestored', version: 1, data: { propertyUuid: P } }]);
     given(propertyDecider, [propertyCreated]).when({ type: 'RestoreProperty' }).thenFails('STATE_NOT_ALLOWED');
   });
