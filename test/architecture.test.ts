@@ -141,6 +141,11 @@ describe('one way to do each thing', () => {
     expect(offences).toEqual([]);
   });
 
+  it('a unique violation is caught in one place: mapUniqueViolations (src/db/unique-violation.ts)', () => {
+    const offences = serverFiles().filter((f) => f !== 'src/db/unique-violation.ts' && /\bisUniqueViolation\b|['"]23505['"]/.test(readFileSync(join(root, f), 'utf8')));
+    expect(offences).toEqual([]);
+  });
+
   it('every events file owns its stream prefix, and no projection names one literally', () => {
     const eventsFiles = files('aggregates').filter((f) => f.endsWith('.events.ts'));
     const prefixes = eventsFiles.flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(/_STREAM_PREFIX = '([^']+)'/g)].map((m) => m[1]!));

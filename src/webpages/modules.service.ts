@@ -7,7 +7,7 @@ import type { ModuleCatalogue } from '../../aggregates/page/page.modules.js';
 import { listModules, moduleByUuid, moduleCatalogueRows, type ModuleRow } from '../../read-models/cms-modules.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { cachedCatalogue } from './cms-cache.js';
 
@@ -19,14 +19,11 @@ import { cachedCatalogue } from './cms-cache.js';
 export function makeModulesService(deps: { db: Db; store: EventStore; appModules?: (tenant: string) => Promise<ModuleCatalogue> }) {
   const { db, store } = deps;
   async function run(moduleUuid: string, command: ModuleCommand, context: CommandContext) {
-    try {
-      await handleCommand({ store, decider: moduleDecider, streamId: moduleStream(moduleUuid), command, context });
-    } catch (err) {
-      if (isUniqueViolation(err, 'rm_cms_modules_name_unique')) {
+    await mapUniqueViolations(() => handleCommand({ store, decider: moduleDecider, streamId: moduleStream(moduleUuid), command, context }), {
+      rm_cms_modules_name_unique: () => {
         throw new DomainError('CONFLICT', 'a module of this name exists', [{ message: 'A live module of this name exists here', type: 'GENERAL', correctionSuggestion: 'Use another name, or change that module' }]);
-      }
-      throw err;
-    }
+      },
+    });
   }
   async function found(tenant: string, moduleUuid: string, owner: string | null): Promise<ModuleRow> {
     const row = await moduleByUuid(db, tenant, moduleUuid, owner);

@@ -12,7 +12,7 @@ import type { PageConfig } from '../../aggregates/trait/trait.schemas.js';
 import { makePasswordHasher } from '../auth/passwords.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 import { cachedDefaultEnvironment } from './cms-cache.js';
 import { pageHeads, type PageHead } from './page-heads.js';
@@ -96,7 +96,10 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
    * is kept as the page's head.
    */
   async function run(tenant: string, pageUuid: string, command: PageCommand | ((s: PageState) => PageCommand), context: CommandContext, loaded?: PageHead) {
-    try {
+    const recordHasPage = () => {
+      throw new DomainError('CONFLICT', 'the record already has a page here', [{ message: 'Another request made this page first', type: 'GENERAL', correctionSuggestion: 'Read the existing page and change it instead' }]);
+    };
+    return mapUniqueViolations(async () => {
       const handled = await handleCommand({
         store,
         decider: pageDecider,
@@ -112,16 +115,14 @@ export function makePagesService(deps: { db: Db; store: EventStore; passwordLogN
       });
       heads.remember(tenant, handled);
       return handled;
-    } catch (err) {
-      if (isUniqueViolation(err, 'rm_pages_slug_unique')) {
+    }, {
+      rm_pages_slug_unique: async () => {
         const row = await pageByUuid(db, tenant, pageUuid);
         throw invalid('body.slug', 'the slug is taken in this environment and locale', `Choose another slug than those of the other pages of environment ${row?.environment ?? ''}`, 'INVALID_VALUE');
-      }
-      if (isUniqueViolation(err, 'rm_pages_record_unique') || isUniqueViolation(err, 'rm_pages_template_unique')) {
-        throw new DomainError('CONFLICT', 'the record already has a page here', [{ message: 'Another request made this page first', type: 'GENERAL', correctionSuggestion: 'Read the existing page and change it instead' }]);
-      }
-      throw err;
-    }
+      },
+      rm_pages_record_unique: recordHasPage,
+      rm_pages_template_unique: recordHasPage,
+    });
   }
 
   async function dto(view: PageView, tenant: string): Promise<CmsPage> {

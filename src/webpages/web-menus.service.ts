@@ -7,7 +7,7 @@ import { defaultEnvironment, environmentByKey } from '../../read-models/cms-envi
 import { listWebMenus, missingPages, webMenuByUuid, type WebMenuRow } from '../../read-models/web-menus.queries.js';
 import { handleCommand, type CommandContext } from '../commands/command-handler.js';
 import type { Db } from '../db/db.js';
-import { isUniqueViolation } from '../db/unique-violation.js';
+import { mapUniqueViolations } from '../db/unique-violation.js';
 import type { EventStore } from '../event-store/port.js';
 
 const nameTaken = () =>
@@ -23,12 +23,11 @@ const nameTaken = () =>
 export function makeWebMenusService(deps: { db: Db; store: EventStore }) {
   const { db, store } = deps;
   async function run(menuUuid: string, command: WebMenuCommand, context: CommandContext) {
-    try {
-      await handleCommand({ store, decider: webMenuDecider, streamId: webMenuStream(menuUuid), command, context });
-    } catch (err) {
-      if (isUniqueViolation(err, 'rm_web_menus_name_unique')) throw nameTaken();
-      throw err;
-    }
+    await mapUniqueViolations(() => handleCommand({ store, decider: webMenuDecider, streamId: webMenuStream(menuUuid), command, context }), {
+      rm_web_menus_name_unique: () => {
+        throw nameTaken();
+      },
+    });
   }
   async function found(tenant: string, menuUuid: string): Promise<WebMenuRow> {
     const row = await webMenuByUuid(db, tenant, menuUuid);

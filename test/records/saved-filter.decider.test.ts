@@ -20,7 +20,7 @@ describe('saved filter decider', () => {
   it('an update emits only what changed, and not once deleted', () => {
     given(savedFilterDecider, [created], schema).when({ type: 'UpdateSavedFilter', body: { name: 'Open deals', sort: body.sort } }).then([]);
     given(savedFilterDecider, [created], schema).when({ type: 'UpdateSavedFilter', body: { name: ' Won ', filters: body.filters } }).then([{ type: 'SavedFilterUpdated', version: 1, data: { name: 'Won' } }]);
-    given(savedFilterDecider, [created, deleted], schema).when({ type: 'UpdateSavedFilter', body: { name: 'x' } }).thenFails('STATE_NOT_ALLOWED', 'Restore it first');
+    given(savedFilterDecider, [created, deleted], schema).when({ type: 'UpdateSavedFilter', body: { name: 'x' } }).thenFails('STATE_NOT_ALLOWED', 'Restore saved filter');
     given(savedFilterDecider, [], schema).when({ type: 'UpdateSavedFilter', body: { name: 'x' } }).thenFails('NOT_FOUND');
   });
 

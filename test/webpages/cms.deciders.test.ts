@@ -98,7 +98,7 @@ describe('web menu decider', () => {
   it('an update emits only what changed; a deleted menu is restored before it changes, and restored once', () => {
     given(webMenuDecider, [created], schema).when({ type: 'UpdateWebMenu', changes: { label: 'Main', name: 'top' } }).then([{ type: 'WebMenuUpdated', version: 1, data: { changes: { name: 'top' } } }]);
     given(webMenuDecider, [created], schema).when({ type: 'DeleteWebMenu' }).then([deleted]);
-    given(webMenuDecider, [created, deleted], schema).when({ type: 'UpdateWebMenu', changes: { label: 'x' } }).thenFails('STATE_NOT_ALLOWED', 'Restore it first');
+    given(webMenuDecider, [created, deleted], schema).when({ type: 'UpdateWebMenu', changes: { label: 'x' } }).thenFails('STATE_NOT_ALLOWED', 'Restore the web menu first');
     given(webMenuDecider, [created, deleted], schema).when({ type: 'DeleteWebMenu' }).thenFails('STATE_NOT_ALLOWED', 'already deleted');
     given(webMenuDecider, [created, deleted], schema).when({ type: 'RestoreWebMenu' }).then([{ type: 'WebMenuRestored', version: 1, data: { menuUuid: M } }]);
     given(webMenuDecider, [created], schema).when({ type: 'RestoreWebMenu' }).thenFails('STATE_NOT_ALLOWED', 'not deleted');
