@@ -199,6 +199,16 @@ export const auditFieldsOf = (row: AuditRow, actors: Actors) => ({
   revision: row.revision,
 });
 
+/** The audit fields of a row that keeps no `index` (the schema's objects, properties, relations), with `deleted`. */
+export const deletableAuditOf = (row: Omit<AuditRow, 'idx'>, actors: Actors) => ({
+  deleted: row.deleted_at !== null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
+  ...actorFieldsOf(row, actors),
+  revision: row.revision,
+});
+
 /** Renders rows whose responses carry audit fields: the actors of all of them are looked up once. */
 export interface AuditRenderer {
   one<R extends ActorColumns, T>(tenant: string, row: R, render: (row: R, actors: Actors) => T): Promise<T>;

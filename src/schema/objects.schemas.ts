@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ObjectRow } from '../../read-models/objects.queries.js';
-import { actorFieldsOf, auditFields, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
+import { auditFields, auditFieldsWithout, deletableAuditOf, type Actors } from '../http/audit-fields.js';
 
 export const objectSchema = z
   .object({
@@ -41,10 +41,5 @@ export const toObject = (row: ObjectRow, actors: Actors): z.infer<typeof objectS
   description: row.description,
   icon: row.icon,
   group: row.grp,
-  deleted: row.deleted_at !== null,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  ...actorFieldsOf(row, actors),
-  revision: row.revision,
+  ...deletableAuditOf(row, actors),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { propertyDefinitionSchema, propertyInputSchema } from '../../aggregates/property/property.schemas.js';
 import { toDefinition, type PropertyRow } from '../../read-models/properties.queries.js';
-import { actorFieldsOf, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
+import { auditFieldsWithout, deletableAuditOf, type Actors } from '../http/audit-fields.js';
 
 export const propertySchema = propertyDefinitionSchema
   .extend({
@@ -21,10 +21,5 @@ export const toProperty = (row: PropertyRow, actors: Actors): z.infer<typeof pro
   uuid: row.property_uuid,
   objectUuid: row.object_uuid,
   ...toDefinition(row),
-  deleted: row.deleted_at !== null,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  ...actorFieldsOf(row, actors),
-  revision: row.revision,
+  ...deletableAuditOf(row, actors),
 });

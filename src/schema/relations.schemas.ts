@@ -5,7 +5,7 @@ import { optionalBody } from './http-common.js';
 import type { RecordLinkRow } from '../../read-models/record-links.queries.js';
 import { toRelationDefinition, type RelationRow } from '../../read-models/relations.queries.js';
 import type { RelationFromObject } from './relations.service.js';
-import { actorFieldsOf, auditFields, type Actors } from '../http/audit-fields.js';
+import { auditFields, deletableAuditOf, type Actors } from '../http/audit-fields.js';
 
 export const relationSchema = z
   .object({
@@ -68,12 +68,7 @@ export const connectionSchema = z
 export const toRelation = (row: RelationRow, actors: Actors): z.infer<typeof relationSchema> => ({
   uuid: row.relation_uuid,
   ...toRelationDefinition(row),
-  deleted: row.deleted_at !== null,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  ...actorFieldsOf(row, actors),
-  revision: row.revision,
+  ...deletableAuditOf(row, actors),
 });
 
 export const toRelationFromObject = ({ relation, object, other, side }: RelationFromObject, actors: Actors): z.infer<typeof relationFromObjectSchema> => {
