@@ -4,7 +4,7 @@ import { compileIndexRequest } from '../../aggregates/record-filter/filter.compi
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
-import { objectStoreSettled, objectStoreStats } from '../../src/records/object-store.js';
+import { objectStoreSettled, objectStoreStats } from '../../read-models/record-index/object-store.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { useAppWithAdmin } from '../support/test-app.js';
 import { anObjectWith, call, data } from './records-fixtures.js';

@@ -9,8 +9,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aRecord, anObjectWith, call, type TestObject } from './records-fixtures.js';
 
 // Filtered index results are kept per process: the in-process index of an object's columns
-// (src/records/object-store.ts), and match sets brought up to date from the event log or results
-// keyed by the object's change count (src/records/index-cache.ts). Every record write must show in
+// (read-models/record-index/object-store.ts), and match sets brought up to date from the event log or results
+// keyed by the object's change count (read-models/record-index/index-cache.ts). Every record write must show in
 // the next answer. The suite runs twice: with the in-process index (index-cache.store.http.test.ts)
 // and without it (index-cache.match-sets.http.test.ts), so that match sets answer.
 let t: TestApp;

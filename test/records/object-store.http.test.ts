@@ -3,8 +3,8 @@ import { compileIndexRequest } from '../../aggregates/record-filter/filter.compi
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
 import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
-import { heldNow, objectStoreCells, objectStoreSettled, objectStoreStats } from '../../src/records/object-store.js';
-import { cellsOf } from '../../aggregates/record-filter/object-columns.js';
+import { heldNow, objectStoreCells, objectStoreSettled, objectStoreStats } from '../../read-models/record-index/object-store.js';
+import { cellsOf } from '../../read-models/record-index/object-columns.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
