@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
-import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
+import { indexRecords } from '../../read-models/record-index/index.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileIndexRequest, operatorsFor, type FieldType, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
 import { effectiveSort, evaluateIndex, inArchiveScope, evaluateFilter, compareRecords, sortKeys, type FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
-import { applyChanges, matchSetFromRaw, pageOf, setSort, type RankedRecord } from '../../read-models/record-index/match-set.js';
+import { applyChanges, matchSetFromRaw, pageOf, type RankedRecord, setSort } from '../../read-models/record-index/index.js';
 import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
 
 /**

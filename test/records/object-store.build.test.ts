@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ObjectRows } from '../../read-models/record-index/object-rows.queries.js';
+import type { ObjectRows } from '../../read-models/record-index/index.js';
 import type { Sql } from '../../ports/sql.js';
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 
@@ -31,8 +31,7 @@ vi.mock('../../read-models/records.queries.js', async (original) => ({
   },
 }));
 
-const { configureObjectStore, objectStoreSettled, objectStoreStats, prepareObject, readyObject } = await import('../../read-models/record-index/object-store.js');
-const { scanColumns, scanPrepared } = await import('../../read-models/record-index/column-scan.js');
+const { configureObjectStore, objectStoreSettled, objectStoreStats, prepareObject, readyObject, scanColumns, scanPrepared } = await import('../../read-models/record-index/index.js');
 const sql = {} as Sql;
 
 const n = { name: 'n', type: 'number', system: false } as const;

@@ -5,7 +5,7 @@ import { evaluateIndex, type FilterableRecord } from '../../aggregates/record-fi
 import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { configureObjectStore } from '../../read-models/record-index/object-store.js';
+import { configureObjectStore } from '../../read-models/record-index/index.js';
 import { aRelation } from '../schema/schema-fixtures.js';
 import { anObjectWith, call, data, type TestObject } from './records-fixtures.js';
 
