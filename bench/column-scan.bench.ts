@@ -9,8 +9,7 @@
  */
 import { compileIndexRequest, type FilterCatalog } from '../aggregates/record-filter/filter.compile.js';
 import { recordIndexRequestSchema } from '../aggregates/record-filter/filter.schema.js';
-import { requestColumns, scanColumns } from '../aggregates/record-filter/column-scan.js';
-import { emptyColumns, gramPostingsOf, putRecord } from '../aggregates/record-filter/object-columns.js';
+import { emptyColumns, gramPostingsOf, putRecord, requestColumns, scanColumns } from '../read-models/record-index/index.js';
 import { filterFieldOf } from '../aggregates/record/record.values.js';
 import { compareProperties, compareRecord } from './compare.data.js';
 

@@ -21,8 +21,7 @@ import { affectsActors, configureActorCache, forgetActors } from './auth/actor-c
 import { afterAppend } from './event-store/after-append.js';
 import { configureCmsCache, forgetCmsAfter } from './webpages/cms-cache.js';
 import { forgetAuditActors, registerAuditFields } from './http/audit-fields.js';
-import { configureObjectStore } from './records/object-store.js';
-import { configureIndexCache } from './records/index-cache.js';
+import { configureIndexCache, configureObjectStore } from '../read-models/record-index/index.js';
 import { affectsSchema, configureObjectCache, forgetObjects } from './records/object-cache.js';
 import { registerMail } from './mail/mail.module.js';
 import { registerAccounts } from './auth/auth.module.js';

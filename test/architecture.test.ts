@@ -236,3 +236,39 @@ describe('outbound HTTP in one place: src/outbound/', () => {
     expect(offences).toEqual([]);
   });
 });
+
+// Every file of ours that may import the engine: the server, its tests, benches, scripts and the CLI.
+const allOurFiles = () => ['aggregates', 'ports', 'projections', 'read-models', 'src', 'test', 'bench', 'scripts', 'cli'].flatMap((dir) => files(dir));
+const ENGINE = 'read-models/record-index/';
+
+describe('the record-list engine in one place: read-models/record-index/', () => {
+  it('is entered by its index.ts only: no file outside the folder imports another of its files', () => {
+    const offences = allOurFiles()
+      .filter((f) => !f.startsWith(ENGINE))
+      .flatMap((f) =>
+        imports(f)
+          .filter(({ spec }) => spec.startsWith('.'))
+          .map(({ target }) => target.replace(/\.js$/, '.ts'))
+          .filter((target) => target.startsWith(ENGINE) && target !== `${ENGINE}index.ts`)
+          .map((target) => `${f} -> ${target}`),
+      );
+    expect(offences).toEqual([]);
+  });
+
+  it("read-models/ imports no node: module but the slice runner's timers (record-index/in-slices.ts, a documented exception)", () => {
+    const offences = files('read-models').flatMap((f) =>
+      imports(f)
+        .filter(({ spec }) => /^node:/.test(spec) && !(f === `${ENGINE}in-slices.ts` && spec === 'node:timers/promises'))
+        .map(({ spec }) => `${f} -> ${spec}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it('aggregates/ holds the filter language only (filter.*.ts and values.ts in record-filter/), none of the engine', () => {
+    const engineNames = new Set(files(ENGINE).map((f) => f.slice(ENGINE.length)).filter((name) => name !== 'index.ts'));
+    expect(engineNames.size).toBeGreaterThan(10);
+    const misplaced = files('aggregates').filter((f) => engineNames.has(f.split('/').at(-1)!));
+    const notLanguage = files('aggregates/record-filter').filter((f) => !/^aggregates\/record-filter\/(filter\.[a-z-]+|values)\.ts$/.test(f));
+    expect([...new Set([...misplaced, ...notLanguage])]).toEqual([]);
+  });
+});

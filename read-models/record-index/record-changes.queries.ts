@@ -1,4 +1,4 @@
-import type { RankedRecord } from '../../aggregates/record-filter/match-set.js';
+import type { RankedRecord } from './match-set.js';
 import { RECORD_STREAM_PREFIX } from '../../aggregates/record/record.events.js';
 import type { Sql } from '../../ports/sql.js';
 import { objectChangesSql } from '../records.queries.js';

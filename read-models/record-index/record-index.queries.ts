@@ -2,7 +2,7 @@ import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter
 import type { Sql } from '../../ports/sql.js';
 import { objectChangesSql, objectRecordCount } from '../records.queries.js';
 import { effectiveSort } from '../../aggregates/record-filter/filter.evaluate.js';
-import { RANK, setSort } from '../../aggregates/record-filter/match-set.js';
+import { RANK, setSort } from './match-set.js';
 import { archivedClause, direction, sqlBuilder, textQuery, type RelationPath } from './record-index.sql.js';
 import { pageOffset } from '../../aggregates/kernel/paging.js';
 import { fieldKeys, forgetFieldKeys, keysCheck, requestPropertyNames } from './field-keys.js';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { objectStoreBuilding, objectStoreCells } from '../records/object-store.js';
+import { objectStoreBuilding, objectStoreCells } from '../../read-models/record-index/index.js';
 
 /**
  * The process's Prometheus metrics (docs/operations.md, "Metrics"). One registry per process:

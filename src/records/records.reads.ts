@@ -2,10 +2,32 @@ import { notFound } from '../../aggregates/kernel/errors.js';
 import { compileIndexRequest, type CompiledFilter, type CompiledIndexRequest, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
 import type { RecordIndexRequest } from '../../aggregates/record-filter/filter.schema.js';
 import { filterFieldOf } from '../../aggregates/record/record.values.js';
-import type { RelationPath } from '../../read-models/record-index/record-index.sql.js';
+import {
+  applyChanges,
+  indexRecords,
+  type IndexTarget,
+  keepIndex,
+  keepSet,
+  keptIndex,
+  keptSet,
+  type KeptSet,
+  MATCH_SET_MAX,
+  matchSetFromRaw,
+  objectChanges,
+  objectScanned,
+  objectStoreStats,
+  pageOf,
+  plainTextQuery,
+  readingSet,
+  readyObject,
+  recordChangesSince,
+  refreshObject,
+  type RelationPath,
+  scanColumns,
+  setBeingRead,
+  textMayBeHeld,
+} from '../../read-models/record-index/index.js';
 import { recordViews, recordViewsAt, type RecordViewRow } from '../../read-models/record-views.queries.js';
-import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
-import { indexRecords, objectChanges, type IndexTarget } from '../../read-models/record-index/record-index.queries.js';
 import { loadRecordObjects, type RecordObject } from '../../read-models/records.queries.js';
 import { auditActors } from '../http/audit-fields.js';
 import type { CommandContext } from '../commands/command-handler.js';
@@ -13,13 +35,8 @@ import { loadObjectSchemaByUuid } from '../../read-models/schema.queries.js';
 import type { Db } from '../db/db.js';
 import { recordActorUuids, toRecordView, type RecordView, type ViewOptions } from './record-view.js';
 import { recordLayout, type RecordLayout, type WrittenRecords } from './record-json.js';
-import { keepIndex, keepSet, keptIndex, keptSet, MATCH_SET_MAX, readingSet, setBeingRead, type KeptSet } from './index-cache.js';
-import { applyChanges, matchSetFromRaw, pageOf } from '../../aggregates/record-filter/match-set.js';
 import type { EventStore } from '../event-store/port.js';
 import { recordObjects } from './object-cache.js';
-import { objectScanned, objectStoreStats, readyObject, refreshObject, textMayBeHeld } from './object-store.js';
-import { plainTextQuery } from './text-queries.js';
-import { scanColumns } from '../../aggregates/record-filter/column-scan.js';
 import { definitionsOf } from './record-definitions.js';
 import { objectNotFound, type Created } from './records.service.js';
 import { recordViewLoader } from './view-loader.js';

@@ -5,7 +5,7 @@ import { anObjectForHooks, recordRoutes } from '../support/record-routes.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { viewsProjection } from '../../projections/views.projection.js';
-import { objectStoreSettled } from '../../src/records/object-store.js';
+import { objectStoreSettled } from '../../read-models/record-index/index.js';
 
 const TOKEN = 'metrics-operator-token-for-tests';
 let t: TestApp;

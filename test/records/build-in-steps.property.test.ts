@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluateIndex } from '../../aggregates/record-filter/filter.evaluate.js';
-import { prepareScanSteps, scanColumns, scanPrepared } from '../../aggregates/record-filter/column-scan.js';
-import { sortSteps, type Steps } from '../../aggregates/record-filter/steps.js';
+import { prepareScanSteps, scanColumns, scanPrepared, sortSteps, type Steps } from '../../read-models/record-index/index.js';
 import { datasetArb, loadedStore, recordArb, requestArb } from './filter-arbitraries.js';
 
 /**

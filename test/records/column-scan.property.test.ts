@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { evaluateIndex, type FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
-import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
-import { dropRecord, emptyColumns, putRecord } from '../../aggregates/record-filter/object-columns.js';
+import { dropRecord, emptyColumns, putRecord, requestColumns, scanColumns } from '../../read-models/record-index/index.js';
 import { catalog, datasetArb, loadedStore, recordArb, requestArb } from './filter-arbitraries.js';
 
 /**
- * The law of the column scan (the in-process index, src/records/object-store.ts): for random
+ * The law of the column scan (the in-process index, read-models/record-index/object-store.ts): for random
  * records, random changes applied to the columns in place, and random filter / sort / page
  * requests, the scan answers exactly what the plain in-memory evaluator answers over the same
  * records. The evaluator is held equal to the SQL engine by record-index.property.test.ts.

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { compileIndexRequest, operatorsFor, type CompiledIndexRequest, type FieldType, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
-import { requestColumns } from '../../aggregates/record-filter/column-scan.js';
-import { emptyColumns, putRecord, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
+import { emptyColumns, type ObjectColumns, putRecord, requestColumns } from '../../read-models/record-index/index.js';
 import type { FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
 import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useAppWithAdmin } from '../support/test-app.js';
 import { aRecord, anObjectWith, index } from './records-fixtures.js';
-import { objectStoreSettled, objectStoreStats } from '../../src/records/object-store.js';
+import { objectStoreSettled, objectStoreStats } from '../../read-models/record-index/index.js';
 
 // An object whose free text the in-process index cannot hold within INDEX_STORE_CELLS (ADR 0016):
 // free text is answered by SQL, and the store does not read the object's vectors again for every

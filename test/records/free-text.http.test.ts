@@ -3,7 +3,7 @@ import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aRelation } from '../schema/schema-fixtures.js';
 import { aRecord, anObjectWith, call, data, index, type TestObject } from './records-fixtures.js';
-import { objectStoreSettled, objectStoreStats } from '../../src/records/object-store.js';
+import { objectStoreSettled, objectStoreStats } from '../../read-models/record-index/index.js';
 
 // Free text (`query` of an index request): ranked, websearch syntax, scoped to the object whose
 // index is asked (the search vector's lexemes carry the object's key: migration 0006).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
-import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
+import { indexRecords } from '../../read-models/record-index/index.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
@@ -9,8 +9,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { aRecord, anObjectWith, call, type TestObject } from './records-fixtures.js';
 
 // Filtered index results are kept per process: the in-process index of an object's columns
-// (src/records/object-store.ts), and match sets brought up to date from the event log or results
-// keyed by the object's change count (src/records/index-cache.ts). Every record write must show in
+// (read-models/record-index/object-store.ts), and match sets brought up to date from the event log or results
+// keyed by the object's change count (read-models/record-index/index-cache.ts). Every record write must show in
 // the next answer. The suite runs twice: with the in-process index (index-cache.store.http.test.ts)
 // and without it (index-cache.match-sets.http.test.ts), so that match sets answer.
 let t: TestApp;

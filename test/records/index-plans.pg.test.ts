@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
-import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
+import { indexRecords } from '../../read-models/record-index/index.js';
 import { refreshStatistics } from '../../src/db/statistics.js';
 import type { Db } from '../../src/db/db.js';
 import { projections } from '../../projections/index.js';

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileIndexRequest, operatorsFor, type FieldType, type FilterCatalog } from '../../aggregates/record-filter/filter.compile.js';
 import { effectiveSort, evaluateIndex, inArchiveScope, evaluateFilter, compareRecords, sortKeys, type FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
-import { applyChanges, matchSetFromRaw, pageOf, setSort, type RankedRecord } from '../../aggregates/record-filter/match-set.js';
+import { applyChanges, matchSetFromRaw, pageOf, type RankedRecord, setSort } from '../../read-models/record-index/index.js';
 import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
 
 /**
- * The law of kept match sets (src/records/index-cache.ts): a set brought up to date with the
+ * The law of kept match sets (read-models/record-index/index-cache.ts): a set brought up to date with the
  * changed records' rows equals the matches of the records as they now are, evaluated afresh, for
  * any request, any records and any changes (updates, archives, restores, new records, records
  * leaving the object), with free text too (the database's hit and rank of each row given).

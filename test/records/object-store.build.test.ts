@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ObjectRows } from '../../read-models/record-index/object-rows.queries.js';
+import type { ObjectRows } from '../../read-models/record-index/index.js';
 import type { Sql } from '../../ports/sql.js';
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 
-// The in-process index's first read of an object (src/records/object-store.ts), with the database
+// The in-process index's first read of an object (read-models/record-index/object-store.ts), with the database
 // replaced by a synthetic object: a million rows are taken in pages without a spread of them as
 // arguments (which overflows the call stack), concurrent first reads of one object share one
 // read, and the build runs in the background in slices (ADR 0019).
@@ -31,8 +31,7 @@ vi.mock('../../read-models/records.queries.js', async (original) => ({
   },
 }));
 
-const { configureObjectStore, objectStoreSettled, objectStoreStats, prepareObject, readyObject } = await import('../../src/records/object-store.js');
-const { scanColumns, scanPrepared } = await import('../../aggregates/record-filter/column-scan.js');
+const { configureObjectStore, objectStoreSettled, objectStoreStats, prepareObject, readyObject, scanColumns, scanPrepared } = await import('../../read-models/record-index/index.js');
 const sql = {} as Sql;
 
 const n = { name: 'n', type: 'number', system: false } as const;

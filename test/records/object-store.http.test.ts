@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
-import { indexRecords } from '../../read-models/record-index/record-index.queries.js';
+import { cellsOf, heldNow, indexRecords, objectStoreCells, objectStoreSettled, objectStoreStats } from '../../read-models/record-index/index.js';
 import { loadRecordObject } from '../../read-models/records.queries.js';
-import { heldNow, objectStoreCells, objectStoreSettled, objectStoreStats } from '../../src/records/object-store.js';
-import { cellsOf } from '../../aggregates/record-filter/object-columns.js';
 import { catalogOf } from '../../src/records/records.reads.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

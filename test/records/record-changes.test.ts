@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
+import { recordChangesSince } from '../../read-models/record-index/index.js';
 import { twoTenants, type TestTenant } from '../support/actors.js';
 import { onPostgres } from '../support/test-db.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

@@ -5,7 +5,7 @@ import { evaluateIndex, type FilterableRecord } from '../../aggregates/record-fi
 import { recordIndexRequestSchema, type FilterOperator } from '../../aggregates/record-filter/filter.schema.js';
 import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { configureObjectStore } from '../../src/records/object-store.js';
+import { configureObjectStore } from '../../read-models/record-index/index.js';
 import { aRelation } from '../schema/schema-fixtures.js';
 import { anObjectWith, call, data, type TestObject } from './records-fixtures.js';
 
@@ -178,7 +178,7 @@ describe('the SQL index equals the in-memory evaluation', () => {
           const expected = evaluateIndex(compileIndexRequest(catalog, recordIndexRequestSchema.parse(body)), records);
           stats.runs++;
           if (expected.total > 0) stats.nonEmpty++;
-          // Both engines: the in-process index (src/records/object-store.ts) and the SQL alone.
+          // Both engines: the in-process index (read-models/record-index/object-store.ts) and the SQL alone.
           for (const cells of [t.config.INDEX_STORE_CELLS, 0]) {
             configureObjectStore(cells);
             const res = await call(t.app, admin, 'POST', `/api/v2/${object.name}/index`, body);

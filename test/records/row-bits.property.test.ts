@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { evaluateIndex, type FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
 import { recordIndexRequestSchema } from '../../aggregates/record-filter/filter.schema.js';
-import { requestColumns, scanColumns } from '../../aggregates/record-filter/column-scan.js';
-import { cellsOf, dropRecord, emptyColumns, putRecord, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
-import { MAX_VALUE_SETS } from '../../aggregates/record-filter/row-bits.js';
+import { cellsOf, dropRecord, emptyColumns, MAX_VALUE_SETS, type ObjectColumns, putRecord, requestColumns, scanColumns } from '../../read-models/record-index/index.js';
 import { catalog, datasetArb, loadedStore, recordArb, requestArb } from './filter-arbitraries.js';
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/db.js';
-import { parseVector, plainQuery, tsRank } from '../../aggregates/record-filter/text-rank.js';
+import { parseVector, plainQuery, tsRank } from '../../read-models/record-index/index.js';
 import { openTestDb } from '../support/test-db.js';
 
 // ts_rank as the in-process index computes it (text-rank.ts, ADR 0016) against the numbers

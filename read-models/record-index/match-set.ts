@@ -1,10 +1,10 @@
-import type { CompiledIndexRequest, CompiledSort } from './filter.compile.js';
-import { compareSortKeys, effectiveSort, evaluateFilter, inArchiveScope, sortKeys, sortValueOf, type FilterableRecord, type SortKeys } from './filter.evaluate.js';
-import { pageOffset } from '../kernel/paging.js';
+import type { CompiledIndexRequest, CompiledSort } from '../../aggregates/record-filter/filter.compile.js';
+import { compareSortKeys, effectiveSort, evaluateFilter, inArchiveScope, sortKeys, sortValueOf, type FilterableRecord, type SortKeys } from '../../aggregates/record-filter/filter.evaluate.js';
+import { pageOffset } from '../../aggregates/kernel/paging.js';
 
 /**
  * Every match of an index request (its scope and filter), in its order, as sort keys: what a kept
- * result is refreshed from when records change (src/records/index-cache.ts). The last key of each
+ * result is refreshed from when records change (index-cache.ts). The last key of each
  * member is its uuid (`effectiveSort` ends on it), so the order is total and a member is found by
  * its uuid. Pure: the changes come from the caller, read from the event log.
  */

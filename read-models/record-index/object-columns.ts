@@ -1,6 +1,6 @@
-import type { CompiledSort, FieldRef } from './filter.compile.js';
-import type { FilterableRecord } from './filter.evaluate.js';
-import { fold } from './values.js';
+import type { CompiledSort, FieldRef } from '../../aggregates/record-filter/filter.compile.js';
+import type { FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
+import { fold } from '../../aggregates/record-filter/values.js';
 import { gramPostingsFresh, makeGramPostingsSteps, type GramPostings } from './gram-postings.js';
 import { makeTextPostingsSteps, textPostingsFresh, textPostingsQuarters, type TextPostings } from './text-postings.js';
 import { enterRowBits, leaveRowBits, makeRowBitsSteps, makeValueBitsSteps, rowBitsWords, type RowBitsIndex, type ValueBits } from './row-bits.js';

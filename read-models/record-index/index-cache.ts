@@ -1,6 +1,6 @@
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
-import type { MatchSet } from '../../aggregates/record-filter/match-set.js';
-import type { IndexResult, IndexTarget } from '../../read-models/record-index/record-index.queries.js';
+import type { MatchSet } from './match-set.js';
+import type { IndexResult, IndexTarget } from './record-index.queries.js';
 
 /**
  * Filtered and free-text index results, kept per process and keyed by the object's change count
@@ -22,7 +22,7 @@ const entries = new Map<string, IndexResult & { version: string }>();
  * limit and show aside), as sort keys, with the snapshot they were read at and the object's
  * change count then. A later request reads its page with the change count: the same, and the
  * set holds; else it reads the object's record changes since the snapshot from the event log and
- * applies them (aggregates/record-filter/match-set.ts) instead of reading every match again:
+ * applies them (match-set.ts) instead of reading every match again:
  * after a write, the price is the changed records, not the matches. A set over MATCH_SET_MAX members is not
  * kept (its request keeps a page above); all sets together hold at most MATCH_SET_BUDGET members.
  */

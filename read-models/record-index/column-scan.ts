@@ -1,17 +1,17 @@
-import type { CompiledIndexRequest, CompiledSort, Condition } from './filter.compile.js';
-import { effectiveSort, sortValueOf } from './filter.evaluate.js';
+import type { CompiledIndexRequest, CompiledSort, Condition } from '../../aggregates/record-filter/filter.compile.js';
+import { effectiveSort, sortValueOf } from '../../aggregates/record-filter/filter.evaluate.js';
 import {
   columnKey, foldedColumnSteps, gramPostingsHeld, gramPostingsOf, gramPostingsOfSteps, rowBitsOfSteps, SEARCH_COLUMN, textPostingsHeld, textPostingsOf,
   textPostingsOfSteps, valueBitsOfSteps, valueBitsTried, type ObjectColumns, type RowOrder,
 } from './object-columns.js';
 import { textMatches } from './text-postings.js';
 import { rarestPosting } from './gram-postings.js';
-import { compareText, fold } from './values.js';
+import { compareText, fold } from '../../aggregates/record-filter/values.js';
 import { cost, foldsText, numeric, postingCondition, rowTest, scopeTest } from './row-tests.js';
 import { bitsOfRows, popcount, wordsFor, type Bits } from './row-bits.js';
 import { matchingBits, rowsOf, valueSetCondition } from './bits-scan.js';
 import { finish, sortSteps, type Steps } from './steps.js';
-import { pageOffset } from '../kernel/paging.js';
+import { pageOffset } from '../../aggregates/kernel/paging.js';
 
 /**
  * An index request answered from an object's columns (object-columns.ts): the matches found as a

@@ -2,8 +2,8 @@
  * Work in steps: a builder of the in-process index (folded text, gram and text postings, row
  * bitsets, row orders) is written once, as a generator that yields between slices of its rows
  * (every STEP rows or so). A request that needs the structure at once drains it (`finish`); the
- * shell's background build runs it a few milliseconds at a time and gives the event loop back in
- * between (src/records/object-store.ts, ADR 0019), so one tenant's first query of a large object
+ * background build (in-slices.ts) runs it a few milliseconds at a time and gives the event loop back in
+ * between (object-store.ts, ADR 0019), so one tenant's first query of a large object
  * never holds every other request.
  */
 export type Steps<T> = Generator<undefined, T, undefined>;

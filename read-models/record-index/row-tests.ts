@@ -1,7 +1,7 @@
-import type { CompiledIndexRequest, Condition, FieldType, Scalar } from './filter.compile.js';
-import { complementOf } from './filter.schema.js';
+import type { CompiledIndexRequest, Condition, FieldType, Scalar } from '../../aggregates/record-filter/filter.compile.js';
+import { complementOf } from '../../aggregates/record-filter/filter.schema.js';
 import { columnKey, foldedColumn, type ObjectColumns } from './object-columns.js';
-import { compareText, fold, isPlainObject } from './values.js';
+import { compareText, fold, isPlainObject } from '../../aggregates/record-filter/values.js';
 
 /**
  * A filter's conditions as tests of an object's rows (object-columns.ts), per column, so that a

@@ -1,10 +1,10 @@
-import type { CompiledIndexRequest, Condition } from './filter.compile.js';
-import { complementOf } from './filter.schema.js';
+import type { CompiledIndexRequest, Condition } from '../../aggregates/record-filter/filter.compile.js';
+import { complementOf } from '../../aggregates/record-filter/filter.schema.js';
 import { columnKey, gramPostingsOf, rowBitsOf, valueBitsOf, type ObjectColumns } from './object-columns.js';
 import { termBits } from './gram-postings.js';
 import { andInto, andNotInto, forEachRow, hasBit, keepRows, orInto, setBit, type Bits, type RowBitsIndex } from './row-bits.js';
 import { cost, postingCondition, rowTest, typedTest, valueTest } from './row-tests.js';
-import { fold } from './values.js';
+import { fold } from '../../aggregates/record-filter/values.js';
 
 /**
  * The matches of an index request as a row bitset (row-bits.ts, ADR 0014): the archive scope's

@@ -1,5 +1,5 @@
-import { plainQuery } from '../../aggregates/record-filter/text-rank.js';
-import { scopedTextQuery } from '../../read-models/record-index/text-query.queries.js';
+import { plainQuery } from './text-rank.js';
+import { scopedTextQuery } from './text-query.queries.js';
 import type { Sql } from '../../ports/sql.js';
 
 /**

@@ -1,17 +1,17 @@
-import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, SEARCH_COLUMN, type ObjectColumns } from '../../aggregates/record-filter/object-columns.js';
-import { prepareScanSteps, requestColumns, scanPrepared } from '../../aggregates/record-filter/column-scan.js';
+import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, SEARCH_COLUMN, type ObjectColumns } from './object-columns.js';
+import { prepareScanSteps, requestColumns, scanPrepared } from './column-scan.js';
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
-import { objectRows, type RowsAfter } from '../../read-models/record-index/object-rows.queries.js';
+import { objectRows, type RowsAfter } from './object-rows.queries.js';
 import { inSlices } from './in-slices.js';
-import { recordChangesSince } from '../../read-models/record-index/record-changes.queries.js';
-import { objectRecordCount } from '../../read-models/records.queries.js';
+import { recordChangesSince } from './record-changes.queries.js';
+import { objectRecordCount } from '../records.queries.js';
 import type { Sql } from '../../ports/sql.js';
 
 /**
  * The in-process index of filtered lists (ADR 0006): an object's records, column by column, for
  * the fields its list requests filter and sort by, with the snapshot they were read at and the
  * object's change count then. A filtered request is answered by scanning the columns
- * (aggregates/record-filter/column-scan.ts) and reading its page's records with the change count
+ * (column-scan.ts) and reading its page's records with the change count
  * in one statement: the same count, and the columns held at that statement too. Another count,
  * and the columns are brought up to date from the event log (the records changed since their
  * snapshot, read as match sets are: ADR 0002), or read again when too much changed.
