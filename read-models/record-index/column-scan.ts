@@ -1,16 +1,13 @@
 import type { CompiledIndexRequest, CompiledSort, Condition } from '../../aggregates/record-filter/filter.compile.js';
-import { effectiveSort, sortValueOf } from '../../aggregates/record-filter/filter.evaluate.js';
-import {
-  columnKey, foldedColumnSteps, gramPostingsHeld, gramPostingsOf, gramPostingsOfSteps, rowBitsOfSteps, SEARCH_COLUMN, textPostingsHeld, textPostingsOf,
-  textPostingsOfSteps, valueBitsOfSteps, valueBitsTried, type ObjectColumns, type RowOrder,
-} from './object-columns.js';
+import { sortValueOf } from '../../aggregates/record-filter/filter.evaluate.js';
+import { columnKey, gramPostingsOf, SEARCH_COLUMN, textPostingsOf, type ObjectColumns } from './object-columns.js';
 import { textMatches } from './text-postings.js';
 import { rarestPosting } from './gram-postings.js';
-import { compareText, fold } from '../../aggregates/record-filter/values.js';
-import { cost, foldsText, numeric, postingCondition, rowTest, scopeTest } from './row-tests.js';
+import { fold } from '../../aggregates/record-filter/values.js';
+import { cost, postingCondition, rowTest, scopeTest } from './row-tests.js';
 import { bitsOfRows, popcount, wordsFor, type Bits } from './row-bits.js';
-import { matchingBits, rowsOf, valueSetCondition } from './bits-scan.js';
-import { finish, sortSteps, type Steps } from './steps.js';
+import { matchingBits, rowsOf } from './bits-scan.js';
+import { compareSortValues, FEW, rowOrder, rowOrderOf, sortColumns, sortName } from './row-orders.js';
 import { pageOffset } from '../../aggregates/kernel/paging.js';
 
 /**
@@ -88,38 +85,6 @@ function matchingRows(store: ObjectColumns, request: Pick<CompiledIndexRequest, 
   return { rows, count };
 }
 
-type SortColumn = { values: readonly unknown[]; sign: number; field: CompiledSort['field']; text: boolean };
-
-/** The columns of `effectiveSort(sort)`'s keys, each with how its values compare. */
-function sortColumns(store: ObjectColumns, sort: readonly CompiledSort[]): SortColumn[] {
-  return effectiveSort(sort).map(({ field, direction }) => {
-    const values = field.system && field.name === 'uuid' ? store.uuids : store.columns.get(columnKey(field));
-    if (!values) throw new Error(`column ${columnKey(field)} is not held`);
-    const sign = direction === 'desc' ? -1 : 1;
-    const text = !numeric(field.type) && field.type !== 'boolean';
-    return { values, sign, field, text };
-  });
-}
-
-/** Orders two sort values of a key (`sortValueOf`'s): missing values last either way. */
-function compareSortValues(k: SortColumn, x: unknown, y: unknown): number {
-  if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-  const c = k.text ? compareText(String(x), String(y)) : Number(x) - Number(y);
-  return c === 0 ? 0 : k.sign * c;
-}
-
-/** Orders two rows as `compareSortKeys` orders their sort keys (missing values last either way; uuid last). */
-export function rowOrder(store: ObjectColumns, sort: readonly CompiledSort[]): (a: number, b: number) => number {
-  const keys = sortColumns(store, sort);
-  return (a, b) => {
-    for (const k of keys) {
-      const c = compareSortValues(k, sortValueOf(k.field, k.values[a]), sortValueOf(k.field, k.values[b]));
-      if (c !== 0) return c;
-    }
-    return 0;
-  };
-}
-
 /** The `k` first rows of `rows` in `order`, in order: a bounded max-heap, so most rows cost one comparison. */
 export function firstRows(rows: Int32Array, k: number, order: (a: number, b: number) => number): number[] {
   if (k <= 0) return [];
@@ -157,110 +122,6 @@ export function firstRows(rows: Int32Array, k: number, order: (a: number, b: num
   }
   return heap.sort(order);
 }
-
-/** The sorts a store keeps row orders for (least recently used out first). */
-const MAX_ORDERS = 8;
-/** Fewer matches than this are put in order among themselves; more, and the row order of the sort is walked. */
-const FEW = 1000;
-
-const sortName = (sort: readonly CompiledSort[]) => JSON.stringify(effectiveSort(sort).map((s) => [s.field.system, s.field.name, s.field.type, s.direction]));
-
-/**
- * Brings every kept row order up to date with the rows changed since (their old places left,
- * their live rows merged in at their new ones): a pass over each order, not a sort of it.
- */
-function settleOrders(store: ObjectColumns) {
-  if (store.touched.size === 0) return;
-  for (const [name, kept] of store.orders) {
-    const cmp = rowOrder(store, kept.sort);
-    const entering = [...store.touched].filter((row) => store.uuids[row] !== null).sort(cmp);
-    const order = new Int32Array(kept.order.length - countIn(kept.order, store.touched) + entering.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < kept.order.length || j < entering.length) {
-      if (i < kept.order.length && store.touched.has(kept.order[i]!)) {
-        i++;
-        continue;
-      }
-      if (j >= entering.length || (i < kept.order.length && cmp(kept.order[i]!, entering[j]!) <= 0)) order[k++] = kept.order[i++]!;
-      else order[k++] = entering[j++]!;
-    }
-    store.orders.set(name, placed(kept.sort, order, store.uuids.length));
-  }
-  store.touched.clear();
-}
-
-const countIn = (order: Int32Array, rows: Set<number>) => {
-  let n = 0;
-  for (const row of order) if (rows.has(row)) n++;
-  return n;
-};
-
-function placed(sort: readonly CompiledSort[], order: Int32Array, rows: number): RowOrder {
-  const place = new Int32Array(rows).fill(-1);
-  order.forEach((row, i) => (place[row] = i));
-  return { sort, order, place };
-}
-
-/** The row order of a sort: kept, brought up to date, or made (a sort of every live row). */
-export const rowOrderOf = (store: ObjectColumns, sort: readonly CompiledSort[]): RowOrder => finish(rowOrderOfSteps(store, sort));
-
-/** `rowOrderOf` in steps (steps.ts): the sort of every live row is a merge sort that yields. */
-export function* rowOrderOfSteps(store: ObjectColumns, sort: readonly CompiledSort[]): Steps<RowOrder> {
-  settleOrders(store);
-  const name = sortName(sort);
-  let kept = store.orders.get(name);
-  if (kept) {
-    store.orders.delete(name);
-    store.orders.set(name, kept);
-    return kept;
-  }
-  const live: number[] = [];
-  store.uuids.forEach((u, row) => u !== null && live.push(row));
-  kept = placed(sort, yield* sortSteps(Int32Array.from(live), rowOrder(store, sort)), store.uuids.length);
-  store.orders.set(name, kept);
-  if (store.orders.size > MAX_ORDERS) store.orders.delete(store.orders.keys().next().value!);
-  return kept;
-}
-
-/**
- * What a scan of the request reads that the store does not hold (or holds stale), each as steps
- * that make it: the row bitsets, a condition's value sets, folded text or gram postings, the text
- * postings, the sort's row order (an object of more than FEW rows). After them, `scanColumns` of
- * the request only scans, and brings what it reads up to date with the rows changed since.
- */
-function scanNeeds(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }): (() => Steps<unknown>)[] {
-  const needs: (() => Steps<unknown>)[] = [];
-  if (!store.bits) needs.push(() => rowBitsOfSteps(store));
-  const textTests = [...request.filter.anyOf.flat()];
-  for (const c of request.filter.all) {
-    const key = columnKey(c.field);
-    if (valueSetCondition(c)) {
-      if (!valueBitsTried(store, key)) needs.push(() => valueBitsOfSteps(store, key));
-    } else if (postingCondition(c)) {
-      if (!gramPostingsHeld(store, key)) needs.push(() => gramPostingsOfSteps(store, key));
-    } else textTests.push(c);
-  }
-  for (const c of textTests) {
-    const key = columnKey(c.field);
-    if (foldsText(c) && !store.folded.has(key)) needs.push(() => foldedColumnSteps(store, key));
-  }
-  if (request.text && !textPostingsHeld(store)) needs.push(() => textPostingsOfSteps(store));
-  if ((!request.text || request.sort.length > 0) && store.uuids.length > FEW && !store.orders.has(sortName(request.sort))) {
-    needs.push(() => rowOrderOfSteps(store, request.sort));
-  }
-  return needs;
-}
-
-/** Makes, in steps, what a scan of the request would make at its first use (`scanNeeds`). */
-export function* prepareScanSteps(store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }): Steps<void> {
-  for (const need of scanNeeds(store, request)) yield* need();
-}
-
-/** Whether a scan of the request finds everything it reads made (nothing left for `prepareScanSteps`). */
-export const scanPrepared = (store: ObjectColumns, request: Pick<CompiledIndexRequest, 'filter' | 'sort'> & { text?: readonly string[] }) =>
-  scanNeeds(store, request).length === 0;
 
 /** The page's rows (`start` to `end` of the matches in the request's order); `rows` / `bits`: the matches as a list, as a set. */
 function pageRows(store: ObjectColumns, sort: readonly CompiledSort[], few: number, total: number, start: number, end: number, rows: () => Int32Array, bits: () => Bits): number[] {

@@ -31,7 +31,8 @@ export { scanColumns } from './column-scan.js';
 // bench/column-scan.bench.ts): columns built by hand and scanned, the scan and the sort in steps,
 // the held objects and their builds, kept match sets' order, the value-set limit, ts_rank
 // replicated, and the shape of a page of an object's rows (a test's stand-in for the database).
-export { prepareScanSteps, requestColumns, scanPrepared } from './column-scan.js';
+export { requestColumns } from './column-scan.js';
+export { prepareScanSteps, scanPrepared } from './scan-prepare.js';
 export { cellsOf, dropRecord, emptyColumns, gramPostingsOf, putRecord, type ObjectColumns } from './object-columns.js';
 export { heldNow, objectStoreSettled, prepareObject } from './object-store.js';
 export { setSort, type RankedRecord } from './match-set.js';

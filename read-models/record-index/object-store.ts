@@ -1,5 +1,6 @@
 import { baseColumns, cellsOf, dropRecord, emptyColumns, putRecord, SEARCH_COLUMN, type ObjectColumns } from './object-columns.js';
-import { prepareScanSteps, requestColumns, scanPrepared } from './column-scan.js';
+import { requestColumns } from './column-scan.js';
+import { prepareScanSteps, scanPrepared } from './scan-prepare.js';
 import type { CompiledIndexRequest } from '../../aggregates/record-filter/filter.compile.js';
 import { objectRows, type RowsAfter } from './object-rows.queries.js';
 import { inSlices } from './in-slices.js';
