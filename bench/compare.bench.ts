@@ -1,4 +1,7 @@
 /**
+ * (Over 300 lines: one benchmark's whole scenario, both servers seeded and compared, read top to
+ * bottom; a fresh process's first queries are in first-queries.ts.)
+ *
  * `npm run bench:compare`: this project against a limit server (bench/limit.server.ts: Fastify and
  * pg over one JSONB table, no history) on the same PostgreSQL (DATABASE_URL's server; a scratch
  * database of its own, dropped after unless BENCH_KEEP=1 or BENCH_REUSE=1). Both are seeded with the same BENCH_N

@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines: one benchmark's whole scenario, seed to figures, read top to bottom.)
+ *
  * `npm run bench:records`: the records data plane under load. For PGlite, and for PostgreSQL when
  * DATABASE_URL is set: seeds one object with BENCH_RECORDS records (default 1,000,000; PGlite
  * BENCH_PGLITE_RECORDS, default 100,000) plus 10 small tenants through the command path, starts

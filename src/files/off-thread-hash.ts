@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the worker's own code is the string below, kept beside the pool that
+// talks to it (one protocol, read in one place; tsx and the built dist/ run the same text).
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { WRITE_BACK_EVERY } from './storage/durable-write.js';
