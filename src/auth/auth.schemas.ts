@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { companyRoleSchema, roles } from '../../aggregates/membership/roles.js';
-import { auditUserSchema } from '../http/audit-fields.js';
+import { auditUserSchema, userIdentityFields } from '../http/audit-fields.js';
 
 export const passwordSchema = z.string().min(8, 'at least 8 characters').max(200);
 export const emailSchema = z.email().max(254);
@@ -43,11 +43,7 @@ export type ProfileRecord = z.infer<typeof profileRecordSchema>;
 /** The user object of spec 2.4, with the caller's companies and the selected one. */
 export const userObjectSchema = z
   .object({
-    uuid: z.string(),
-    email: z.string(),
-    firstname: z.string(),
-    lastname: z.string(),
-    initials: z.string(),
+    ...userIdentityFields,
     scopes: z.array(z.string()).describe('Scopes held in the selected company (membership and teams)'),
     filters: z.record(z.string(), z.unknown()),
     role: z.enum(roles).nullable().describe('Role in the selected company; SUPER_ADMIN overrides'),

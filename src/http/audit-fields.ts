@@ -14,14 +14,13 @@ import { shortLived } from '../cache/short-lived.js';
  * docs/auth.md ("Who did it") says what each field holds.
  */
 
+/** Who a user is, as every user object of spec 2.4 starts (the caller's own, an actor's). */
+export const userIdentityFields = { uuid: z.string(), email: z.string(), firstname: z.string(), lastname: z.string(), initials: z.string() };
+
 /** The user object (spec 2.4) of an actor, as one company sees them. Never a credential. */
 export const auditUserSchema = z
   .object({
-    uuid: z.string(),
-    email: z.string(),
-    firstname: z.string(),
-    lastname: z.string(),
-    initials: z.string(),
+    ...userIdentityFields,
     scopes: z.array(z.string()).describe('Scopes held in this company (membership and teams); empty when not a member'),
     filters: z.record(z.string(), z.unknown()).describe('Per-user filter groups: none are kept yet, always {}'),
     role: z.enum(roles).nullable().describe('Role in this company; null when the user is not (or no longer) a member'),
