@@ -30,8 +30,7 @@ let active = 0;
 export const activeEventFeeds = () => active;
 
 const cutMessages: Record<Cut['reason'], string> = {
-  'slow-client': 'The client reads more slowly than events arrive; reconnect with Last-Event-ID (or after=) set to resumeAfter',
-  stalled: 'The client read nothing for too long; reconnect with Last-Event-ID set to resumeAfter',
+  'slow-client': 'The client did not read what the server held for it in time; reconnect with Last-Event-ID (or after=) set to resumeAfter',
   'max-duration': 'The stream reached its longest duration; reconnect with Last-Event-ID set to resumeAfter',
   shutdown: 'The server is shutting down; reconnect with Last-Event-ID set to resumeAfter',
   error: 'The server could not read the log; reconnect with Last-Event-ID set to resumeAfter',
@@ -99,12 +98,18 @@ export function openFeed(
   };
   const self: OpenFeed = { cut };
 
-  /** Resolves when the socket drains, or the feed ends (cut as stalled after `stallMs`). */
-  const waitForDrain = () =>
-    new Promise<void>((resolve) => {
-      drained = resolve;
-      stall = setTimeout(() => cut('stalled'), s.stallMs);
-    });
+  /**
+   * Backpressure: once the socket refused a write (`write` returned false) and holds more than
+   * `maxBufferedBytes`, or between pages while it is full, wait for it to drain. A client that does
+   * not drain within `stallMs` is cut: resolves false, and the feed has ended.
+   */
+  const drainedInTime = (bound: number) =>
+    !res.writableNeedDrain || res.writableLength <= bound
+      ? Promise.resolve(true)
+      : new Promise<boolean>((resolve) => {
+          drained = () => resolve(!ended);
+          stall = setTimeout(() => cut('slow-client'), s.stallMs);
+        });
 
   const heartbeat = setInterval(() => {
     if (!res.writableNeedDrain) res.write(': heartbeat\n\n');
@@ -121,11 +126,10 @@ export function openFeed(
           const id = feedId({ txId: row.tx_id, position: Number(row.position) });
           res.write(`id: ${id}\nevent: ${row.type}\ndata: ${JSON.stringify(loggedEvent(row))}\n\n`);
           resumeAfter = id;
-          if (res.writableLength > s.maxBufferedBytes) return cut('slow-client');
+          if (!(await drainedInTime(s.maxBufferedBytes))) return;
         }
         if (page.readTo) readTo = page.readTo;
-        if (res.writableNeedDrain) await waitForDrain();
-        if (ended) return;
+        if (!(await drainedInTime(0))) return;
         if (page.scanned < s.scanRows) break;
       }
       poll = setTimeout(read, s.pollMs);

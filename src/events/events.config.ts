@@ -6,9 +6,9 @@ export const eventsConfigShape = {
   EVENT_FEED_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   // An SSE comment line this often, so proxies and clients see the stream is alive.
   EVENT_FEED_HEARTBEAT_MS: z.coerce.number().int().min(10).max(300_000).default(15_000),
-  // A client this far behind (bytes the server holds for it) is cut with `event: cut` and resumes by id.
+  // Bytes the server holds for a client before it waits for the client to read them.
   EVENT_FEED_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
-  // How long a client that reads nothing may keep the server waiting before it is cut.
+  // A client that has not read what the server holds for it within this long is cut (`event: cut`) and resumes by id.
   EVENT_FEED_STALL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   // A feed ends (with `event: cut`) after this long; the client reconnects and is authorised again.
   EVENT_FEED_MAX_MS: z.coerce.number().int().min(1000).max(24 * 3600_000).default(15 * 60_000),

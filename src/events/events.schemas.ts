@@ -74,7 +74,7 @@ export const feedId = (place: LogPlace) => `${place.txId}:${place.position}`;
 /** Where `event: cut` tells the client to resume. */
 export const cutSchema = z
   .object({
-    reason: z.enum(['slow-client', 'stalled', 'max-duration', 'shutdown', 'error']),
+    reason: z.enum(['slow-client', 'max-duration', 'shutdown', 'error']),
     resumeAfter: z.string(),
     message: z.string(),
   })
