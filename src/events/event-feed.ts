@@ -89,12 +89,14 @@ export function openFeed(
     // A client that reads nothing would hold the socket open on what is still unsent.
     const socket = res.socket;
     finish();
-    if (socket && !res.writableFinished) {
-      const drop = setTimeout(() => socket.destroy(), reason === 'shutdown' ? 0 : s.stallMs);
-      drop.unref();
-      res.once('finish', () => clearTimeout(drop));
-      socket.once('close', () => clearTimeout(drop));
-    }
+    if (!socket) return;
+    // On shutdown the connection is not kept alive: the server waits for it to close.
+    if (reason === 'shutdown') res.once('finish', () => socket.destroySoon());
+    if (res.writableFinished) return;
+    const drop = setTimeout(() => socket.destroy(), reason === 'shutdown' ? Math.min(1000, s.stallMs) : s.stallMs);
+    drop.unref();
+    res.once('finish', () => clearTimeout(drop));
+    socket.once('close', () => clearTimeout(drop));
   };
   const self: OpenFeed = { cut };
 
