@@ -1,6 +1,5 @@
 import type { Sql } from '../ports/sql.js';
-import type { EventLogRow } from './event-log.queries.js';
-import { escapeLike } from './list-spec.js';
+import { streamCondition, type EventLogRow } from './event-log.queries.js';
 
 /** A place in the global log: `(transaction_id, position)`, the log's order (docs/events.md, "The live feed"). */
 export interface LogPlace {
@@ -55,12 +54,7 @@ export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, f
     const objects = arg(filter.object);
     where.push(`(data ->> 'objectName' = any(${objects}::text[]) or data ->> 'objectUuid' = any(${objects}::text[]))`);
   }
-  if (filter.stream?.length) {
-    const exact = filter.stream.filter((s) => !s.endsWith('*'));
-    const prefixes = filter.stream.filter((s) => s.endsWith('*')).map((s) => `${escapeLike(s.slice(0, -1))}%`);
-    const parts = [...(exact.length ? [`stream_id = any(${arg(exact)}::text[])`] : []), ...(prefixes.length ? [`stream_id like any(${arg(prefixes)}::text[])`] : [])];
-    where.push(`(${parts.join(' or ')})`);
-  }
+  if (filter.stream?.length) where.push(streamCondition(filter.stream, arg));
   const rows = await sql.query<EventFeedRow & { read_tx: string; read_position: number; scanned: number }>(
     `with scanned as (
        select ${columns} from events
