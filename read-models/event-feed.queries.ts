@@ -38,13 +38,14 @@ const columns = 'position, transaction_id, tenant, stream_id, revision, type, ve
  * of the tenant that match. Reading the log by its key and filtering afterwards bounds the work of
  * a page however sparse the tenant is; `readTo` moves past what did not match.
  */
-export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, filter: EventFeedFilter, scan: number): Promise<EventFeedPage> {
+export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, filter: EventFeedFilter, scan: number, committedAfter?: string): Promise<EventFeedPage> {
   const params: unknown[] = [after.txId, after.position, scan, tenant];
   const arg = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
   const where = ['tenant = $4'];
+  if (committedAfter) where.push(`not pg_visible_in_snapshot(transaction_id, ${arg(committedAfter)}::text::pg_snapshot)`);
   const anyOf = (expr: string, values?: string[]) => {
     if (values?.length) where.push(`${expr} = any(${arg(values)}::text[])`);
   };
@@ -82,12 +83,19 @@ export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, f
   };
 }
 
-/** The last place of the log no open transaction can precede: a feed from "now" starts after it. */
-export async function eventFeedHead(sql: Sql): Promise<LogPlace> {
-  const [row] = await sql.query<{ tx_id: string; position: number }>(
-    `select transaction_id::text as tx_id, position from events
-      where transaction_id < (select pg_snapshot_xmin(pg_current_snapshot()))
-      order by transaction_id desc, position desc limit 1`,
+/**
+ * Where a feed of what is committed from now on starts: the last place no open transaction can
+ * precede, and the snapshot of now. Events past that place that the snapshot already sees were
+ * committed before now: `eventFeedPage(..., committedAfter: snapshot)` leaves them out.
+ */
+export async function eventFeedHead(sql: Sql): Promise<{ after: LogPlace; snapshot: string }> {
+  const [row] = await sql.query<{ tx_id: string | null; position: number | null; snapshot: string }>(
+    `select pg_current_snapshot()::text as snapshot, head.tx_id, head.position
+       from (select 1) one left join (
+         select transaction_id::text as tx_id, position from events
+          where transaction_id < (select pg_snapshot_xmin(pg_current_snapshot()))
+          order by transaction_id desc, position desc limit 1
+       ) head on true`,
   );
-  return row ? { txId: row.tx_id, position: Number(row.position) } : { txId: '0', position: 0 };
+  return { after: row?.tx_id ? { txId: row.tx_id, position: Number(row.position) } : { txId: '0', position: 0 }, snapshot: row!.snapshot };
 }

@@ -36,9 +36,11 @@ const cutMessages: Record<Cut['reason'], string> = {
   error: 'The server could not read the log; reconnect with Last-Event-ID set to resumeAfter',
 };
 
-/** Where a feed starts reading: `now` is the log's safe head at the time of the request. */
-export async function startPlace(db: Sql, start: FeedStart): Promise<LogPlace> {
-  return start === 'now' ? eventFeedHead(db) : start;
+/** Where a feed starts reading; `now`: past the log's safe head, leaving out what was committed before the request. */
+export async function startPlace(db: Sql, start: FeedStart): Promise<{ after: LogPlace; committedAfter?: string }> {
+  if (start !== 'now') return { after: start };
+  const { after, snapshot } = await eventFeedHead(db);
+  return { after, committedAfter: snapshot };
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startPlace(db: Sql, start: FeedStart): Promise<LogPlace> {
 export function openFeed(
   deps: { db: Sql; settings: FeedSettings; log: FastifyBaseLogger; onEnd(feed: OpenFeed): void },
   res: ServerResponse,
-  feed: { tenant: string; after: LogPlace; filter: EventFeedFilter },
+  feed: { tenant: string; after: LogPlace; filter: EventFeedFilter; committedAfter?: string },
 ): OpenFeed {
   const { db, settings: s, log } = deps;
   let readTo = feed.after;
@@ -122,7 +124,7 @@ export function openFeed(
     poll = undefined;
     try {
       for (;;) {
-        const page = await eventFeedPage(db, feed.tenant, readTo, feed.filter, s.scanRows);
+        const page = await eventFeedPage(db, feed.tenant, readTo, feed.filter, s.scanRows, feed.committedAfter);
         if (ended) return;
         for (const row of page.rows) {
           const id = feedId({ txId: row.tx_id, position: Number(row.position) });

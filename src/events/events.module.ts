@@ -10,7 +10,7 @@ function makeEventFeeds(db: Db, settings: FeedSettings) {
   const open = new Set<OpenFeed>();
   const feeds: EventFeeds = {
     async open(reply, { tenant, start, filter }) {
-      const after = await startPlace(db, start);
+      const place = await startPlace(db, start);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -21,7 +21,7 @@ function makeEventFeeds(db: Db, settings: FeedSettings) {
         'x-accel-buffering': 'no',
         'x-request-id': reply.request.id,
       });
-      const feed = openFeed({ db, settings, log: reply.log, onEnd: (f) => open.delete(f) }, res, { tenant, after, filter });
+      const feed = openFeed({ db, settings, log: reply.log, onEnd: (f) => open.delete(f) }, res, { tenant, filter, ...place });
       open.add(feed);
     },
   };
