@@ -4672,8 +4672,6 @@ export interface paths {
          *     stops. Details: docs/events.md, "The live feed".
          *
          *     Auth: roles ADMIN; scopes none.
-         *
-         *     Auth: roles ADMIN; scopes none.
          */
         get: {
             parameters: {

@@ -13,6 +13,8 @@ function makeEventFeeds(db: Db, settings: FeedSettings) {
       const place = await startPlace(db, start);
       reply.hijack();
       const res = reply.raw;
+      // Gone while the start was read: its close has been and gone, nothing would end the feed.
+      if (res.destroyed || !res.socket || res.socket.destroyed) return;
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',

@@ -20,6 +20,8 @@ export const eventsRoutes = (deps: { feeds: EventFeeds }): FastifyPluginAsyncZod
     app.get(
       '/stream',
       {
+        // A HEAD would open a feed whose body nobody reads.
+        exposeHeadRoute: false,
         config: { auth: { roles: ['ADMIN'] } },
         schema: {
           tags: ['events'],

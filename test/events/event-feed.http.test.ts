@@ -120,6 +120,11 @@ describe('GET events/stream refusals', () => {
     await refused(STREAM, (await signUp(t.app)).headers, 403);
   });
 
+  it('HEAD opens no feed', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: STREAM, headers: a.headers });
+    expect(res.statusCode).toBe(405);
+  });
+
   it('400 with a correction for a bad Last-Event-ID, after or filter', async () => {
     await refused(`${STREAM}?after=12`, a.headers, 400);
     await refused(`${STREAM}?after=x:1`, a.headers, 400);
