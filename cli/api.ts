@@ -24,9 +24,41 @@ export class ApiError extends Error {
   }
 }
 
+/** One Server-Sent Event. */
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
 export interface Api {
   call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ data: T; total?: number; lastPage?: number }>;
+  /** Opens a Server-Sent Events stream (resolves once the server answered; an error body throws ApiError) and yields its events. */
+  stream(path: string, o?: { lastEventId?: string; signal?: AbortSignal }): Promise<AsyncIterable<SseEvent>>;
   close(): Promise<void>;
+}
+
+/** Splits a text/event-stream body into events (comments and id-only blocks are skipped). */
+async function* sseEvents(body: AsyncIterable<Buffer | string>): AsyncGenerator<SseEvent> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const e: SseEvent = { event: 'message', data: '' };
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        const m = /^([^:]+): ?(.*)$/.exec(line);
+        if (m?.[1] === 'id') e.id = m[2];
+        else if (m?.[1] === 'event') e.event = m[2]!;
+        else if (m?.[1] === 'data') data.push(m[2]!);
+      }
+      if (data.length > 0) yield { ...e, data: data.join('\n') };
+    }
+  }
 }
 
 /** A keep-alive client of the platform at `url`, with the bearer token when there is one. */
@@ -50,6 +82,25 @@ export function makeApi(url: string, token?: string, connections = 32): Api {
       }
       if (res.statusCode >= 400) throw new ApiError(res.statusCode, parsed as ApiError['body']);
       return parsed as { data: never; total?: number; lastPage?: number };
+    },
+    async stream(path, o = {}) {
+      const res = await request(`${base}${path}`, {
+        method: 'GET',
+        dispatcher: agent,
+        signal: o.signal,
+        headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(o.lastEventId ? { 'last-event-id': o.lastEventId } : {}) },
+      });
+      if (res.statusCode >= 400) {
+        const text = await res.body.text();
+        throw new ApiError(res.statusCode, (() => {
+          try {
+            return JSON.parse(text) as ApiError['body'];
+          } catch {
+            return { message: text.slice(0, 200) };
+          }
+        })());
+      }
+      return sseEvents(res.body);
     },
     close: () => agent.close(),
   };

@@ -117,14 +117,14 @@ export function program(): Command {
     .option('--type <type>', 'only events of this type')
     .option('-n, --last <n>', 'how many of the latest to print first', positive, 20)
     .option('-f, --follow', 'keep printing new events')
-    .option('--poll <ms>', 'how often to look for new events', positive, 1000)
+    .option('--poll <ms>', 'unused: --follow reads the live feed (kept for scripts that pass it)', positive, 1000)
     .option('--json', 'one JSON object per line')
     .action(async (o: { requestId?: string; type?: string; last: number; follow?: boolean; poll: number; json?: boolean }) => {
       const client = await api();
       const stop = new AbortController();
       process.once('SIGINT', () => stop.abort());
       try {
-        await tailEvents(client, { requestId: o.requestId, type: o.type, last: o.last, follow: Boolean(o.follow), pollMs: o.poll, json: Boolean(o.json), signal: stop.signal }, out);
+        await tailEvents(client, { requestId: o.requestId, type: o.type, last: o.last, follow: Boolean(o.follow), json: Boolean(o.json), signal: stop.signal }, out);
       } finally {
         await client.close();
       }

@@ -4656,6 +4656,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The selected company's events, live, as Server-Sent Events in the log's order: `id:` the event's place in the log
+         *     (`<transaction>:<position>`), `event:` its type, `data:` the event as POST events/index shows it (LoggedEvent). Reconnect with
+         *     `Last-Event-ID` (or `?after=`) set to the last id received: the stream goes on with nothing lost and nothing twice. `after=now`: new
+         *     events only. A comment line `: heartbeat` comes every 15 s. A client that leaves what the server holds for it (1 MiB) unread for 30 s gets a
+         *     last `event: cut` (EventFeedCut: reason, resumeAfter) and the response ends; so does every stream after 15 minutes and when the server
+         *     stops. Details: docs/events.md, "The live feed".
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Start after this event id (`<transaction>:<position>`, as sent), or `now`; absent: the first event. A `Last-Event-ID` header wins over it. */
+                    after?: string;
+                    /** @description Object names or uuids: events whose data names the object (records' events, views, forms, pages) */
+                    object?: string | string[];
+                    /** @description The events one request (X-Request-Id) caused */
+                    requestId?: string | string[];
+                    /** @description Stream ids, or a prefix ending in * (record-*) */
+                    stream?: string | string[];
+                    /** @description Event types, e.g. RecordCreated,RecordUpdated */
+                    type?: string | string[];
+                };
+                header?: {
+                    /** @description The id of the last event received: the stream resumes after it */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-Sent Events: `id:`, `event:` and `data:` (LoggedEvent) per event; `event: cut` (EventFeedCut) last when the server ends the stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/files": {
         parameters: {
             query?: never;
@@ -16077,6 +16163,18 @@ export interface components {
             scopes: string[];
             stackTrace?: string;
             status: number;
+        };
+        EventFeedCut: {
+            message: string;
+            /** @enum {string} */
+            reason: "slow-client" | "max-duration" | "shutdown" | "error";
+            resumeAfter: string;
+        };
+        EventFeedCutInput: {
+            message: string;
+            /** @enum {string} */
+            reason: "slow-client" | "max-duration" | "shutdown" | "error";
+            resumeAfter: string;
         };
         File: {
             /** @description Sniffed from the bytes, never taken from the name or the request */

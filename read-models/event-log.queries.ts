@@ -31,6 +31,14 @@ export interface EventLogRow {
   occurred_at: number;
 }
 
+/** `stream_id` is one of `streams`: exact ids, or prefixes ending in `*`. `arg` binds a parameter. */
+export function streamCondition(streams: string[], arg: (v: unknown) => string): string {
+  const exact = streams.filter((s) => !s.endsWith('*'));
+  const prefixes = streams.filter((s) => s.endsWith('*')).map((s) => `${escapeLike(s.slice(0, -1))}%`);
+  const parts = [...(exact.length ? [`stream_id = any(${arg(exact)}::text[])`] : []), ...(prefixes.length ? [`stream_id like any(${arg(prefixes)}::text[])`] : [])];
+  return `(${parts.join(' or ')})`;
+}
+
 /** The events of the log that match, in time order, and how many match (PostgreSQL event store). */
 export async function eventLog(sql: Sql, q: EventLogQuery): Promise<{ rows: EventLogRow[]; total: number }> {
   const params: unknown[] = [];
@@ -54,12 +62,7 @@ export async function eventLog(sql: Sql, q: EventLogQuery): Promise<{ rows: Even
   anyOf(`metadata ->> 'causationId'`, q.causationId);
   anyOf('type', q.type);
   anyOf(`metadata ->> 'userUuid'`, q.userUuid);
-  if (q.stream?.length) {
-    const exact = q.stream.filter((s) => !s.endsWith('*'));
-    const prefixes = q.stream.filter((s) => s.endsWith('*')).map((s) => `${escapeLike(s.slice(0, -1))}%`);
-    const parts = [...(exact.length ? [`stream_id = any(${arg(exact)}::text[])`] : []), ...(prefixes.length ? [`stream_id like any(${arg(prefixes)}::text[])`] : [])];
-    where.push(`(${parts.join(' or ')})`);
-  }
+  if (q.stream?.length) where.push(streamCondition(q.stream, arg));
   if (q.from !== undefined) where.push(`occurred_at >= ${arg(q.from)}`);
   if (q.to !== undefined) where.push(`occurred_at <= ${arg(q.to)}`);
   const cond = where.length ? where.join(' and ') : 'true';

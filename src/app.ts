@@ -42,6 +42,7 @@ import { registerWebpages } from './webpages/webpages.module.js';
 import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
+import { registerEvents } from './events/events.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -153,5 +154,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerApps(app, { config, db, store, guard, webhookRuntime });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
+  await registerEvents(app, { config, db });
   return app;
 }

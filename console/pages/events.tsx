@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/index.js';
 import { api } from '../session.js';
+import { useLiveEvents } from '../live-events.js';
 import { go } from '../router.js';
 import { ErrorBox, Field, Loading, Select, useData, when } from '../ui.js';
 
@@ -31,6 +32,8 @@ export function Events({ query }: { query: URLSearchParams }) {
   const result = useData(() => (value ? chainOf(by, value) : Promise.resolve(null)), [by, value]);
   const recent = useData(() => (value ? Promise.resolve(null) : api.listPost('/api/v2/events/index', { body: { limit: 25 } })), [value]);
   const [open, setOpen] = useState<string | null>(null);
+  const [following, setFollowing] = useState(false);
+  const live = useLiveEvents(following && !value);
   const row = (e: LoggedEvent, depth: number, mark: boolean) => (
     <tr key={e.position} class={mark ? 'current' : ''} data-testid="event-row">
       <td>{e.position}</td>
@@ -83,7 +86,7 @@ export function Events({ query }: { query: URLSearchParams }) {
         <Field label="Id" name="searchValue" value={draft.value} onInput={(v) => setDraft({ ...draft, value: v })} required />
         <button type="submit">Search</button>
       </form>
-      <ErrorBox error={result.error ?? recent.error} />
+      <ErrorBox error={result.error ?? recent.error ?? live.error} />
       {value && result.loading ? <Loading what="events" /> : null}
       {result.data ? (
         <>
@@ -100,9 +103,12 @@ export function Events({ query }: { query: URLSearchParams }) {
       {recent.data ? (
         <>
           <h2>Latest events</h2>
+          <button type="button" class="secondary" aria-pressed={following} onClick={() => setFollowing(!following)}>
+            {following ? 'Stop following' : 'Follow live'}
+          </button>
           <table aria-label="Latest events">
             {head}
-            <tbody>{recent.data.items.map((e) => row(e, 0, false))}</tbody>
+            <tbody>{[...live.events.filter((e) => !recent.data!.items.some((r) => r.position === e.position)), ...recent.data.items].map((e) => row(e, 0, false))}</tbody>
           </table>
         </>
       ) : null}

@@ -5,6 +5,7 @@ import { epochMillis } from '../../aggregates/record-filter/values.js';
 import { normaliseOperator } from '../../aggregates/record-filter/filter.schema.js';
 import { eventLog, type EventLogQuery } from '../../read-models/event-log.queries.js';
 import { companyActor } from '../auth/actor.js';
+import { loggedEvent, loggedEventSchema } from '../events/logged-event.js';
 import type { Db } from '../db/db.js';
 import { listEnvelope, page } from '../http/envelope.js';
 import { errorBodySchema } from '../http/error-body.js';
@@ -17,23 +18,6 @@ const errors = Object.fromEntries([400, 401, 403, 404].map((c) => [c, errorBodyS
 const historyQuery = z
   .object({ page: pageQueryField, limit: limitQueryField })
   .strict();
-
-const eventSchema = z
-  .object({
-    position: z.number().int(),
-    tenant: z.string(),
-    streamId: z.string(),
-    revision: z.number().int(),
-    type: z.string(),
-    version: z.number().int(),
-    occurredAt: z.number().int(),
-    userUuid: z.string().nullable(),
-    requestId: z.string(),
-    correlationId: z.string(),
-    causationId: z.string().nullable(),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'LoggedEvent' });
 
 const eventKeys = ['requestId', 'correlationId', 'causationId', 'stream', 'type', 'userUuid', 'user', 'occurredAt', 'time', 'tenant'] as const;
 
@@ -101,27 +85,14 @@ export const historyRoutes = (deps: { db: Db; history: RecordHistory }): Fastify
           tags: ['events'],
           description: "The company's event log, newest first (sort [{key: 'occurredAt', direction: 'asc'}] for oldest first). Filters (equals / in): requestId, correlationId, causationId, stream (a `prefix*` too), type, userUuid; occurredAt with gte / lte / between. SUPER_ADMIN searches every company (or the ones named by a tenant filter).",
           body: paginationRequestSchema.nullable().optional().transform((v) => v ?? paginationRequestSchema.parse({})),
-          response: { 200: listEnvelope(eventSchema), ...errors },
+          response: { 200: listEnvelope(loggedEventSchema), ...errors },
         },
       },
       async (request) => {
         const actor = companyActor(request);
         const q = toLogQuery(request.body, actor.tenant, actor.superAdmin);
         const { rows, total } = await eventLog(deps.db, q);
-        const data = rows.map((r) => ({
-          position: r.position,
-          tenant: r.tenant,
-          streamId: r.stream_id,
-          revision: r.revision,
-          type: r.type,
-          version: r.version,
-          occurredAt: r.occurred_at,
-          userUuid: (r.metadata.userUuid as string | null) ?? null,
-          requestId: String(r.metadata.requestId ?? ''),
-          correlationId: String(r.metadata.correlationId ?? ''),
-          causationId: (r.metadata.causationId as string | null) ?? null,
-          data: r.data,
-        }));
+        const data = rows.map(loggedEvent);
         return page(data, total, request.body.page, request.body.limit);
       },
     );

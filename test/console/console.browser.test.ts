@@ -158,6 +158,17 @@ describe('the web console in Chromium', () => {
     expect(rows.some((r) => r.includes('RecordUpdated') && r.includes(`record-${uuid}@1`) && r.includes('(this request)'))).toBe(true);
   });
 
+  it('follows the event log live: an event committed after "Follow live" appears at the top', async () => {
+    await page.goto(`${server.url}/console/#/events`);
+    await page.waitForSelector('table[aria-label="Latest events"]');
+    await button('Follow live').click();
+    await page.waitForSelector('::-p-aria([name="Stop following"][role="button"])');
+    await new Promise((r) => setTimeout(r, 500));
+    await api.post('/api/v2/teams', { body: { name: 'Followed live' } });
+    await page.waitForFunction(() => document.querySelector('table[aria-label="Latest events"] [data-testid="event-row"]')?.textContent?.includes('TeamCreated'));
+    await button('Stop following').click();
+  });
+
   it('saves a view with a filter and two columns, and after a reload opening it shows only the matching records with those columns', async () => {
     const book = (await api.listPost('/api/v2/objects/index', { body: { filters: [{ key: 'name', operator: 'equals', value: 'book' }] } })).items[0]!;
     await api.post('/api/v2/objects/{objectUuid}/properties', { params: { path: { objectUuid: book.uuid } }, body: { name: 'author', label: 'Author', type: 'string', format: 'text' } });
