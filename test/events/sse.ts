@@ -107,6 +107,6 @@ export async function appendProbes(store: EventStore, tenant: string, streamId: 
     data: { i, ...opts.data, ...(opts.pad ? { pad: 'x'.repeat(opts.pad) } : {}) },
     metadata: { tenant, userUuid: null, requestId, correlationId: requestId, causationId: null, occurredAt: Date.now(), schemaVersion: 1 },
   }));
-  const result = await store.append(tenant, streamId, events, { expectedRevision: 'any' });
+  const result = await store.append(tenant, streamId, events, { expectedStreamRevision: 'any' });
   return result.events;
 }
