@@ -10569,7 +10569,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Restores a deleted sync.
+         * @description Restores a deleted sync; 409 when it is not deleted.
          *
          *     Auth: roles any company role; scopes syncs:write.
          */

@@ -107,7 +107,11 @@ export const syncDecider: Decider<SyncState, SyncCommand, SyncEvent> = {
         return [{ type: 'SyncDeleted', version: 1, data: { syncUuid: state.syncUuid } }];
       case 'RestoreSync':
         if (!state.exists) throw notFound('Sync', 'requested');
-        return state.deleted ? [{ type: 'SyncRestored', version: 1, data: { syncUuid: state.syncUuid } }] : [];
+        if (!state.deleted) {
+          const message = `Sync ${state.syncUuid} is not deleted`;
+          throw new DomainError('STATE_NOT_ALLOWED', message, [{ message, type: 'GENERAL', correctionSuggestion: 'Only a deleted sync can be restored' }]);
+        }
+        return [{ type: 'SyncRestored', version: 1, data: { syncUuid: state.syncUuid } }];
     }
   },
   evolve(state, event) {

@@ -57,7 +57,7 @@ export const syncsRoutes = (deps: { syncs: SyncsService }): FastifyPluginAsyncZo
       return ok('deleted', 'deleted');
     });
 
-    app.post('/:uuid/restore', { config: write, schema: { tags, description: 'Restores a deleted sync.', params, response: { 200: envelope(syncSchema) } } }, async (request) =>
+    app.post('/:uuid/restore', { config: write, schema: { tags, description: 'Restores a deleted sync; 409 when it is not deleted.', params, response: { 200: envelope(syncSchema) } } }, async (request) =>
       ok(await app.audit.one(companyActor(request).tenant, await syncs.restore(commandContext(request), request.params.uuid), toSync), 'restored'),
     );
   };

@@ -34,9 +34,9 @@ export function makeSyncsService(deps: { db: Db; store: EventStore }) {
     };
   }
 
-  async function found(tenant: string, syncUuid: string, opts: { deleted?: boolean } = {}): Promise<SyncRow> {
+  async function found(tenant: string, syncUuid: string, opts: { deleted?: boolean | 'either' } = {}): Promise<SyncRow> {
     const row = await syncByUuid(db, tenant, syncUuid);
-    if (!row || (row.deleted_at !== null) !== (opts.deleted ?? false)) throw notFound('Sync', syncUuid);
+    if (!row || (opts.deleted !== 'either' && (row.deleted_at !== null) !== (opts.deleted ?? false))) throw notFound('Sync', syncUuid);
     return row;
   }
 
@@ -66,7 +66,8 @@ export function makeSyncsService(deps: { db: Db; store: EventStore }) {
     },
 
     async restore(context: CommandContext, syncUuid: string): Promise<SyncRow> {
-      await found(context.tenant, syncUuid, { deleted: true });
+      // A live sync is the decider's 409 (STATE_NOT_ALLOWED), as for records, forms and views.
+      await found(context.tenant, syncUuid, { deleted: 'either' });
       await run(context, syncUuid, { type: 'RestoreSync' });
       return found(context.tenant, syncUuid);
     },

@@ -23,9 +23,10 @@ describe('sync decider', () => {
     given(syncDecider, [created()], schema).when({ type: 'CreateSync', syncUuid: S, input, facts }).thenFails('CONFLICT');
   });
 
-  it('deleted syncs restore once', () => {
+  it('deleted syncs restore once; a live one is a 409', () => {
     given(syncDecider, [created(), deleted], schema).when({ type: 'RestoreSync' }).then([restored]);
-    given(syncDecider, [created(), deleted, restored], schema).when({ type: 'RestoreSync' }).then([]);
+    given(syncDecider, [created(), deleted, restored], schema).when({ type: 'RestoreSync' }).thenFails('STATE_NOT_ALLOWED', 'Only a deleted sync can be restored');
+    given(syncDecider, [created()], schema).when({ type: 'RestoreSync' }).thenFails('STATE_NOT_ALLOWED', 'is not deleted');
     given(syncDecider, [created(), deleted], schema).when({ type: 'DeleteSync' }).thenFails('NOT_FOUND');
     given(syncDecider, [], schema).when({ type: 'RestoreSync' }).thenFails('NOT_FOUND');
   });

@@ -69,8 +69,10 @@ describe('sync CRUD', () => {
     const restored = await call(t.app, owner, 'POST', `/api/v2/sync/${sync.uuid}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.data).toMatchObject({ uuid: sync.uuid, deletedAt: null, enabled: false });
-    // Restoring a live sync: 404 (only a deleted sync can be restored).
-    expect((await call(t.app, owner, 'POST', `/api/v2/sync/${sync.uuid}/restore`)).status).toBe(404);
+    // Restoring a live sync: 409 with the error body (only a deleted sync can be restored), as records, forms and views answer.
+    const again = await call(t.app, owner, 'POST', `/api/v2/sync/${sync.uuid}/restore`);
+    expect(again.status).toBe(409);
+    expect(again.body.errors[0]).toMatchObject({ type: 'GENERAL', correctionSuggestion: 'Only a deleted sync can be restored' });
   });
 
   it('checks the mapping against the schema, naming each problem', async () => {
