@@ -19,7 +19,10 @@ const itemSchema = z.discriminatedUnion('kind', [
     fields: z.array(z.object({ property: text(200), label: text(500).nullable().optional(), required: z.boolean().optional() }).strict()).max(50),
     minEntries: z.number().int().optional(), maxEntries: z.number().int().optional(),
   }).strict(),
-]);
+], {
+  // Not zod's "Invalid discriminator value": the first form a new user posts often has no `kind` (docs/forms.md).
+  error: (issue) => (issue.code === 'invalid_union' ? 'Each item needs kind: property (a field), heading or text (static text), or innerForm (related records)' : undefined),
+});
 
 const fields = {
   name: z.string().min(1).max(100).optional().describe('Lowercase letters, digits, _ and -; required on create'),
