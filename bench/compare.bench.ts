@@ -25,6 +25,16 @@
  * V8 CPU profile there (node --cpu-prof) when it stops. BENCH_CLIENT_READ=bytes: the clients read
  * each reply's bytes and check its status without parsing its JSON (as wrk or autocannon do); the
  * default, `json`, parses every reply.
+ *
+ * BENCH_CONTENT: what the limit server answers. `plain`: its rows as stored (about 12 KB a
+ * 25-record page); `same`: the project's content (each record as spec 2.2 renders it, its writers
+ * joined from a `limit_users` table holding the project's seeded user and written as 2.3
+ * record-like objects: about 51 KB a page on both sides); `both` (default): a limit process in
+ * each mode over the same tables, each operation run against plain then same, and a table printed
+ * for each, labelled; the targets are read in the same-content table. Each row also gives each
+ * side's average reply size (20 requests sampled before the warm-up, reads only), and at start
+ * the same-content replies of a get, a list page and a free-text page are checked to have the
+ * same keys as the project's, recursively (a WARNING lists what differs). Helpers in compare.content.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.js';
