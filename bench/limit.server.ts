@@ -12,7 +12,8 @@
  * the `{message, data}` envelope (a page with total, page, perPage, lastPage) and each record
  * rendered with its writers joined from `limit_users` (seeded by POST /users) and written as the
  * spec 2.3 record-like objects with their 2.4 user objects (src/http/audit-fields.ts), built in
- * JavaScript for every row of every reply: no cache, as a plain server would.
+ * JavaScript for every row of every reply: no cache, as a plain server would. A create answers
+ * the record so rendered, an update `{message: 'updated', data: null}`, as the project's do.
  */
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -112,9 +113,10 @@ app.get<{ Params: { id: string } }>('/records/:id', async (req, reply) => {
 app.put<{ Params: { id: string }; Body: { data: object } }>('/records/:id', async (req, reply) => {
   const update = 'update limit_records set data = data || $2, updated_at = $3, updated_by = $4, revision = revision + 1 where id = $1';
   const params = [req.params.id, req.body.data, Date.now(), caller(req.headers.authorization)];
-  if (!SAME) return (await pool.query(update, params)).rowCount ? { ok: true } : reply.code(404).send({});
-  const { rows } = await pool.query(`with p as (${update} returning *) ${joined('p')}`, params);
-  return rows[0] ? one(rows[0]) : reply.code(404).send({});
+  const { rowCount } = await pool.query(update, params);
+  if (!rowCount) return reply.code(404).send({});
+  // Same content: the project's update answers no record (`{message: 'updated', data: null}`).
+  return SAME ? { message: 'updated', data: null } : { ok: true };
 });
 // A filtered page: name contains, status equals, sorted by a property, with the total.
 app.post<{ Body: { contains?: string; status?: string; sort: string; page: number; limit: number; query?: string } }>('/records/index', async (req) => {
