@@ -25,6 +25,16 @@
  * V8 CPU profile there (node --cpu-prof) when it stops. BENCH_CLIENT_READ=bytes: the clients read
  * each reply's bytes and check its status without parsing its JSON (as wrk or autocannon do); the
  * default, `json`, parses every reply.
+ *
+ * BENCH_CONTENT: what the limit server answers. `plain`: its rows as stored (about 12 KB a
+ * 25-record page); `same`: the project's content (each record as spec 2.2 renders it, its writers
+ * joined from a `limit_users` table holding the project's seeded user and written as 2.3
+ * record-like objects: about 51 KB a page on both sides); `both` (default): a limit process in
+ * each mode over the same tables, each operation run against plain then same, and a table printed
+ * for each, labelled; the targets are read in the same-content table. Each row also gives each
+ * side's average reply size (20 requests sampled before the warm-up, reads only), and at start
+ * the same-content replies of a get, a list page and a free-text page are checked to have the
+ * same keys as the project's, recursively (a WARNING lists what differs). Helpers in compare.content.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.js';
@@ -36,7 +46,8 @@ import { syllableWord } from './records.data.js';
 import { productionEnv } from './server-env.js';
 import { processCpuMs } from './proc-cpu.js';
 import { buildsSettled, firstQueries, loopMaxMs } from './first-queries.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { call, contentModes, keyDifferences, limitWriterSetup, replyBytes, type Content, type Req } from './compare.content.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -57,7 +68,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DATABASE ?? `platform_compare_${process.pid}`;
 const url = databaseUrlFor(BASE_URL, DB);
-const LIMIT_PORT = await freePort();
+/** The limit server's content modes to run (BENCH_CONTENT: plain, same or both). */
+const CONTENTS = contentModes();
 /** The project's /metrics token: its event-loop delay and its index builds are read there. */
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -85,27 +97,8 @@ async function stop(child: ChildProcess) {
   await new Promise((r) => child.once('exit', r));
 }
 
-interface Req {
-  method: 'GET' | 'POST' | 'PUT';
-  path: string;
-  body?: unknown;
-}
-
 /** What the clients do with a reply (BENCH_CLIENT_READ): parse its JSON (`json`), or read its bytes only (`bytes`). */
 const CLIENT_READ = process.env.BENCH_CLIENT_READ === 'bytes' ? 'bytes' : 'json';
-
-const call = async (pool: Pool, req: Req, token?: string): Promise<{ status: number; json: () => Promise<any>; dump: () => Promise<void> }> => {
-  const res = await pool.request({
-    method: req.method,
-    path: req.path,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: req.body === undefined ? undefined : JSON.stringify(req.body),
-  });
-  return { status: res.statusCode, json: () => res.body.json(), dump: async () => {
-    // Every byte read (dump() would stop at its limit and close the connection), none decoded.
-    for await (const _ of res.body);
-  } };
-};
 
 interface Side {
   pool: Pool;
@@ -164,11 +157,18 @@ interface Op {
   project: (i: number) => Req;
 }
 
-const figures: string[][] = [];
+/** The rows of each content mode's table, printed together after each cache mode's operations. */
+const figures = new Map<Content, string[][]>();
+/** Reads (whose replies' sizes are sampled before they are timed): a GET or an index request. */
+const isRead = (req: Req) => req.method === 'GET' || req.path.endsWith('/index');
 
-async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: { limit?: number; project?: number }) {
-  const a: Side = { pool: limit, pid: () => pids.limit, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 };
-  const b: Side = { pool: project, token, pid: () => pids.project, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 };
+async function compare(op: Op, content: Content, limit: { pool: Pool; token: string; pid?: number }, project: Pool, token: string, projectPid?: number) {
+  const a: Side = { pool: limit.pool, token: limit.token, pid: () => limit.pid, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 };
+  const b: Side = { pool: project, token, pid: () => projectPid, latencies: [], errors: 0, seconds: 0, serverCpu: 0, dbCpu: 0, clientCpu: 0 };
+  // Each side's average reply, from 20 requests before the warm-up (reads only: writes would add records).
+  const size = isRead(op.limit(0))
+    ? `${((await replyBytes(a.pool, (i) => op.limit(8_000_000 + i), a.token)) / 1024).toFixed(1)} / ${((await replyBytes(b.pool, (i) => op.project(8_000_000 + i), b.token)) / 1024).toFixed(1)}`
+    : '-';
   // Warm-up, not counted: each side's first requests of an operation (JIT, plan caches, the
   // in-process index's first columns, postings and row order) are a start cost, not the steady state.
   if (WARMUP > 0) {
@@ -197,10 +197,10 @@ async function compare(op: Op, limit: Pool, project: Pool, token: string, pids: 
   const cpu = (s: { server: number; db: number }) => `${s.server.toFixed(3)} + ${s.db.toFixed(3)}`;
   const row = [
     op.label, x.rps.toFixed(1), x.p99.toFixed(1), y.rps.toFixed(1), y.p99.toFixed(1), `${(y.rps / x.rps).toFixed(2)}x`, `${a.errors}/${b.errors}`,
-    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`, `${x.client.toFixed(3)} / ${y.client.toFixed(3)}`, loop.toFixed(0),
+    cpu(x), cpu(y), `${((x.server + x.db) / (y.server + y.db)).toFixed(2)}x`, `${x.client.toFixed(3)} / ${y.client.toFixed(3)}`, size, loop.toFixed(0),
   ];
-  figures.push(row);
-  say(`  ${row.join(' | ')}`);
+  (figures.get(content) ?? figures.set(content, []).get(content)!).push(row);
+  say(`  [${content}] ${row.join(' | ')}`);
 }
 
 const admin = createPostgresDb({ connectionString: adminUrl(BASE_URL), max: 1 });
@@ -210,16 +210,26 @@ if (!process.env.BENCH_REUSE) {
 }
 const children: ChildProcess[] = [];
 try {
-  // The limit server, seeded through its POST.
-  const limitServer = spawnNode(['bench/limit.server.ts'], { LIMIT_DATABASE_URL: url, PORT: String(LIMIT_PORT) }, false);
-  children.push(limitServer);
-  const limit = new Pool(`http://127.0.0.1:${LIMIT_PORT}`, { connections: CONCURRENCY });
-  await waitFor(limit, '/records/00000000-0000-0000-0000-000000000000');
+  // The limit server, one process per content mode (started one after the other: each creates the
+  // tables if missing), over the same tables; seeded through the first one's POST. The caller's
+  // token on the limit side is its writer's uuid (limit.server.ts).
+  const limits = new Map<Content, { pool: Pool; child: ChildProcess }>();
+  for (const content of CONTENTS) {
+    const port = await freePort();
+    const child = spawnNode(['bench/limit.server.ts'], { LIMIT_DATABASE_URL: url, PORT: String(port), LIMIT_CONTENT: content }, false);
+    children.push(child);
+    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONCURRENCY });
+    await waitFor(pool, '/records/00000000-0000-0000-0000-000000000000');
+    limits.set(content, { pool, child });
+  }
+  const limit = limits.get(CONTENTS[0]!)!.pool;
   const limitIds: string[] = [];
   let seedToken = '';
   let projectSample: string[] = [];
+  let limitWriter: string | undefined;
   if (!process.env.BENCH_REUSE) {
     say(`seeding the limit server with ${N.toLocaleString('en-US')} records through its POST (${SEED_BATCH} a request, ${SEED_CONCURRENCY} in flight)...`);
+    limitWriter = randomUUID();
     let t0 = Date.now();
     let next = 0;
     const step = Math.max(1, Math.floor(N / 20_000));
@@ -231,7 +241,7 @@ try {
           const to = Math.min(N, from + SEED_BATCH);
           next = to;
           const data = Array.from({ length: to - from }, (_, k) => compareRecord(from + k));
-          const res = await call(limit, { method: 'POST', path: '/records/batch', body: { data } });
+          const res = await call(limit, { method: 'POST', path: '/records/batch', body: { data } }, limitWriter);
           const { ids } = (await res.json()) as { ids: string[] };
           if (res.status !== 201 || ids.length !== data.length) throw new Error(`limit seed: ${res.status}`);
           ids.forEach((id, k) => (from + k) % step === 0 && limitIds.push(id));
@@ -261,19 +271,29 @@ try {
     // What a later run with BENCH_REUSE=1 (and this BENCH_DATABASE, kept by BENCH_KEEP=1) starts from.
     const state = createPostgresDb({ connectionString: url, max: 1 });
     await state.query('create table bench_compare_state (state jsonb not null)');
-    await state.query('insert into bench_compare_state values ($1)', [JSON.stringify({ n: N, limitIds, token: seedToken, sample: projectSample })]);
+    await state.query('insert into bench_compare_state values ($1)', [JSON.stringify({ n: N, limitIds, token: seedToken, sample: projectSample, limitWriter })]);
     await state.close();
   } else {
     // The seeded database of an earlier run (BENCH_DATABASE, kept by BENCH_KEEP=1): no seed. The
     // token is a session of that run (SESSION_TTL_MS, a day by default).
     const state = createPostgresDb({ connectionString: url, max: 1 });
-    const [row] = await state.query<{ state: { n: number; limitIds: string[]; token: string; sample: string[] } }>('select state from bench_compare_state');
-    await state.close();
+    const [row] = await state.query<{ state: { n: number; limitIds: string[]; token: string; sample: string[]; limitWriter?: string } }>('select state from bench_compare_state');
     if (!row || row.state.n !== N) throw new Error(`BENCH_REUSE: ${DB} holds ${row?.state.n ?? 'no'} seeded records, not BENCH_N=${N}`);
     limitIds.push(...row.state.limitIds);
     seedToken = row.state.token;
     projectSample = row.state.sample;
+    limitWriter = row.state.limitWriter;
+    await state.close();
     say(`reusing ${DB}: ${N.toLocaleString('en-US')} records seeded by an earlier run`);
+  }
+  // The limit side's writer is the project's seeded user (its fields copied into limit_users). A
+  // seed from before the same-content mode has none: its limit records are given one, kept here.
+  const known = limitWriter;
+  limitWriter = await limitWriterSetup(url, limit, projectSample[0]!, limitWriter);
+  if (!known) {
+    const state = createPostgresDb({ connectionString: url, max: 1 });
+    await state.query(`update bench_compare_state set state = state || jsonb_build_object('limitWriter', $1::text)`, [limitWriter]);
+    await state.close();
   }
   const pickA = (i: number) => limitIds[(i * 7919) % limitIds.length]!;
   const pickB = (i: number) => projectSample[(i * 7919) % projectSample.length]!;
@@ -338,20 +358,37 @@ try {
         { label: 'filtered list page 1', request: listB(0) },
       ], say);
     }
+    if (cache === modes[0] && limits.has('same')) {
+      // Same content: the replies of both sides should have the same keys, recursively.
+      const same = limits.get('same')!.pool;
+      for (const [what, x, y] of [['get', ops[0]!.limit(0), ops[0]!.project(0)], ['filtered list', listA(0), listB(0)], ['free text', ops[3]!.limit(0), ops[3]!.project(0)]] as const) {
+        const diff = keyDifferences(await (await call(same, x, limitWriter)).json(), await (await call(project, y, seedToken)).json());
+        say(diff.length ? `\nWARNING: same-content ${what} replies differ in keys:\n  ${diff.join('\n  ')}` : `\nsame-content ${what}: both replies have the same keys, recursively`);
+      }
+    }
     const a = await (await call(limit, listA(0))).json();
     const b = await (await call(project, listB(0), seedToken)).json();
     const title = cache === 'sql' ? 'result cache and in-process index off (SQL alone)' : `result cache ${cache}`;
-    say(`\n${title} (update values salted with BENCH_SALT=${SALT}${SERVER_FLAGS.length ? `; server flags ${SERVER_FLAGS.join(' ')}` : ''}): the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients`);
-    say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project) | bench client CPU ms/req (limit / project) | project event loop worst ms');
+    say(`\n${title} (update values salted with BENCH_SALT=${SALT}${SERVER_FLAGS.length ? `; server flags ${SERVER_FLAGS.join(' ')}` : ''}): the filtered list matches ${a.total} (limit) / ${b.total} (project) records; ${ROUNDS} rounds of ${SECONDS} s per side, ${CONCURRENCY} clients; limit content ${CONTENTS.join(' then ')} for each operation`);
+    figures.clear();
     for (const op of ops) {
       if (cache !== 'off' && !/list|page|free text/.test(op.label)) continue;
       const suffix = cache === 'on' ? ', result cache on' : cache === 'sql' ? ', SQL alone' : '';
-      if (wanted(op.label)) await compare({ ...op, label: `${op.label}${suffix}` }, limit, project, seedToken, { limit: limitServer.pid, project: server.pid });
+      if (!wanted(op.label)) continue;
+      for (const content of CONTENTS) {
+        const side = limits.get(content)!;
+        await compare({ ...op, label: `${op.label}${suffix}` }, content, { pool: side.pool, token: limitWriter, pid: side.child.pid }, project, seedToken, server.pid);
+      }
+    }
+    for (const content of CONTENTS) {
+      say(`\n${title}, limit server content ${content === 'same' ? 'same (writers joined, spec 2.2/2.3 records: the targets are read here)' : 'plain (rows as stored)'}:`);
+      say('  operation | limit req/s | limit p99 ms | project req/s | project p99 ms | ratio | errors | limit CPU ms/req (server + db) | project CPU ms/req | CPU ratio (limit / project) | bench client CPU ms/req (limit / project) | reply KB (limit / project) | project event loop worst ms');
+      for (const row of figures.get(content) ?? []) say(`  ${row.join(' | ')}`);
     }
     await project.close();
     await stop(server);
   }
-  await limit.close();
+  for (const { pool } of limits.values()) await pool.close();
 } finally {
   for (const c of children) await stop(c);
   if (!process.env.BENCH_KEEP && !process.env.BENCH_REUSE) await admin.query(`drop database if exists ${DB} with (force)`);
