@@ -1727,16 +1727,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * @description Auth: roles any company role; scopes webhooks:read.
-         *
-         *     Auth: roles any company role; scopes webhooks:read.
-         */
+        /** @description Auth: roles any company role; scopes webhooks:read. */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    appUuid: string;
                     uuid: string;
                 };
                 cookie?: never;
@@ -1767,6 +1764,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    appUuid: string;
                     uuid: string;
                 };
                 cookie?: never;
@@ -1798,6 +1796,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    appUuid: string;
                     uuid: string;
                 };
                 cookie?: never;
@@ -1832,8 +1831,6 @@ export interface paths {
         };
         /**
          * @description The topic grammar: record actions and named events.
-         *
-         *     Auth: roles any company role; scopes webhooks:read.
          *
          *     Auth: roles any company role; scopes webhooks:read.
          */
@@ -1883,8 +1880,6 @@ export interface paths {
         };
         /**
          * @description Supported payload formats.
-         *
-         *     Auth: roles any company role; scopes webhooks:read.
          *
          *     Auth: roles any company role; scopes webhooks:read.
          */
@@ -1993,6 +1988,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    appUuid: string;
                     topic: string;
                 };
                 cookie?: never;
@@ -2036,8 +2032,6 @@ export interface paths {
         };
         /**
          * @description Property names usable in 4-part property_changed topics, per object (spec 6.2).
-         *
-         *     Auth: roles any company role; scopes webhooks:read.
          *
          *     Auth: roles any company role; scopes webhooks:read.
          */
@@ -2154,6 +2148,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    appUuid: string;
                     webhookUuid: string;
                 };
                 cookie?: never;
@@ -2202,6 +2197,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    appUuid: string;
                     eventType: string;
                     recordUuid: string;
                     webhookUuid: string;

@@ -11,6 +11,7 @@ import { requestLogFields } from './http/log-redaction.js';
 import { logActorMixin } from './http/log-actor.js';
 import { registerStringGuard } from './http/string-guard.js';
 import { registerNotFound } from './http/method-not-allowed.js';
+import { MAX_PATH_PARAM_LENGTH } from './http/path-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -103,7 +104,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : timeOrderedUuid();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
     // A request that reaches a kept-alive connection while the server shuts down is answered,

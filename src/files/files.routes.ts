@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { statusOf } from '../http/error-body.js';
 import { pageOffset, paginationBody } from '../http/pagination.js';
+import { pathText } from '../http/path-params.js';
 import { sanitiseFileName } from './file-names.js';
 import { fileSchema, recordFileSchema, toFile, toRecordFile, uploadOneQuerySchema, uploadQuerySchema, uploadResultSchema, urlSchema } from './files.schemas.js';
 import type { FilesService } from './files.service.js';
@@ -15,7 +16,7 @@ import { noFile, refuseDeclaredFileLength, refuseDeclaredLength, sendUploadFailu
 
 const tags = ['files'];
 const params = z.object({ uuid: z.uuid() });
-const attachParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid(), property: z.string().min(1).max(200) });
+const attachParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid(), property: pathText() });
 const member = { auth: {} } as const;
 const admin = { auth: { roles: ['ADMIN' as const] } };
 
