@@ -10,7 +10,7 @@ import { registerJsonBody } from './http/json-body.js';
 import { requestLogFields } from './http/log-redaction.js';
 import { logActorMixin } from './http/log-actor.js';
 import { registerStringGuard } from './http/string-guard.js';
-import { registerNotFound } from './http/method-not-allowed.js';
+import { makeRouteMethods, registerNotFound } from './http/method-not-allowed.js';
 import { MAX_PATH_PARAM_LENGTH } from './http/path-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -89,6 +89,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       await forgetCmsAfter(streamId, tenant);
     }),
   };
+  // Every routed path and its methods: the 405s of the router and of Node's parser.
+  const routeMethods = makeRouteMethods();
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -106,7 +108,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkError,
-    clientErrorHandler: clientError,
+    clientErrorHandler: clientError(routeMethods),
     // A request that reaches a kept-alive connection while the server shuts down is answered,
     // not refused: to its client it was already in flight (docs/operations.md).
     return503OnClosing: false,
@@ -121,7 +123,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   registerRequestSignal(app);
-  registerNotFound(app);
+  registerNotFound(app, routeMethods);
   registerJsonBody(app);
   // Before idempotency and every route: nothing unstorable is kept or reaches a handler.
   registerStringGuard(app);
@@ -129,7 +131,13 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerOpenApi(app);
   registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);
 
-  registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
+  registerAuth(app, {
+    db: platform.db,
+    superAdminEmails: config.SUPER_ADMIN_EMAILS,
+    // A path of the records' /{objectName}/... shape that no route takes: 401 without a token, like
+    // the routes there; signed in, the same 404 for any name (docs/http-edge.md).
+    unrouted: (request) => (routeMethods.inObjectSpace(request.url.split('?')[0] ?? '/') ? 'signed-in' : undefined),
+  });
   const { db, store } = platform;
   registerAuditFields(app, db);
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
