@@ -4766,7 +4766,18 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/octet-stream": string;
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file, with its file name (Content-Disposition filename). Only the first file part is read, whatever its field name.
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -5107,7 +5118,14 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description The files, each a part with its file name (Content-Disposition filename), under any field name; every file part is read. */
+                        file: string[];
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -6426,7 +6444,17 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file, with its file name (Content-Disposition filename). Only the first file part is read, whatever its field name.
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -13775,7 +13803,17 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file, with its file name (Content-Disposition filename). Only the first file part is read, whatever its field name.
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -14419,7 +14457,17 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file, with its file name (Content-Disposition filename). Only the first file part is read, whatever its field name.
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {

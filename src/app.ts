@@ -13,6 +13,7 @@ import { registerStringGuard } from './http/string-guard.js';
 import { makeRouteMethods, registerNotFound } from './http/method-not-allowed.js';
 import { MAX_PATH_PARAM_LENGTH } from './http/path-params.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerUploadBodies } from './http/upload-body.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerRequestSignal } from './http/request-signal.js';
@@ -138,6 +139,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
     // the routes there; signed in, the same 404 for any name (docs/http-edge.md).
     unrouted: (request) => (routeMethods.inObjectSpace(request.url.split('?')[0] ?? '/') ? 'signed-in' : undefined),
   });
+  // After authentication: an upload route refuses a body that is not multipart with 415.
+  registerUploadBodies(app);
   const { db, store } = platform;
   registerAuditFields(app, db);
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is

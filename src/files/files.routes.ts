@@ -40,7 +40,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
       one.post(
         '/',
         {
-          config: member,
+          config: { ...member, upload: { files: 'one', raw: true } },
           schema: {
             tags,
             description:
@@ -51,7 +51,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
         },
         async (request, reply) => {
           const ctx = commandContext(request);
-          // Any other body (text, JSON) goes the multipart way and gets its 406.
+          // Any other body (text, JSON) was refused with 415 before (src/http/upload-body.ts).
           const raw = !request.isMultipart() && RAW.test(request.headers['content-type'] ?? '');
           const early = raw ? refuseDeclaredFileLength(request, config) : refuseDeclaredLength(request, config);
           if (early) return sendUploadFailure(request, reply, early);
@@ -85,7 +85,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
     app.post(
       '/bulk',
       {
-        config: member,
+        config: { ...member, upload: { files: 'many' } },
         schema: {
           tags,
           description: 'Uploads every file part of the request; each file has its own result (201, or the 400 / 413 it alone would have had). Past the request size limit the whole request is 413 and nothing is kept.',

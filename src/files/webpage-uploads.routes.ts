@@ -60,11 +60,11 @@ export const webpageUploadRoutes = (deps: { files: FilesService; config: Config;
     return ok(publicUrlOf(config, ctx.tenant, stored), 'created');
   }
 
-  app.post('/:uuid/uploadFile', { config: { auth: {} }, schema: { tags, description: "Uploads a file into the page's attachments folder with public access; answers its public URL.", params: z.object({ uuid: z.uuid() }), response: { 201: envelope(z.string()) } } }, async (request, reply) =>
+  app.post('/:uuid/uploadFile', { config: { auth: {}, upload: { files: 'one' } }, schema: { tags, description: "Uploads a file into the page's attachments folder with public access; answers its public URL.", params: z.object({ uuid: z.uuid() }), response: { 201: envelope(z.string()) } } }, async (request, reply) =>
     upload(request, reply, request.params.uuid.toLowerCase()),
   );
 
-  app.post('/uploadFile', { config: { auth: {} }, schema: { tags, description: 'Uploads a file with public access; answers its public URL.', response: { 201: envelope(z.string()) } } }, async (request, reply) =>
+  app.post('/uploadFile', { config: { auth: {}, upload: { files: 'one' } }, schema: { tags, description: 'Uploads a file with public access; answers its public URL.', response: { 201: envelope(z.string()) } } }, async (request, reply) =>
     upload(request, reply, null),
   );
 };

@@ -1,5 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { signUpWithCompany, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -13,8 +15,10 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 
 let t: TestApp;
 let doc: Doc;
+let admin: TestTenant;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ PASSWORD_SCRYPT_LOG_N: '10', REACTORS_ENABLED: 'false' });
+  admin = await signUpWithCompany(t.app);
   doc = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();
 }, 60_000);
 afterAll(async () => t?.close());
@@ -47,5 +51,45 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(tooLong).toEqual([]);
+  });
+});
+
+describe('the upload routes', () => {
+  const uploads = [
+    ['post', '/api/v2/files', 'binary'],
+    ['post', '/api/v2/files/bulk', 'array'],
+    ['post', '/api/v2/webpages/{uuid}/uploadFile', 'binary'],
+    ['post', '/api/v2/webpages/uploadFile', 'binary'],
+    ['post', '/api/v2/forms/public/{companyUuid}/{formUuid}/upload', 'binary'],
+  ] as const;
+
+  it('document a multipart/form-data requestBody with the file part(s) they read', () => {
+    for (const [method, path, kind] of uploads) {
+      const body = doc.paths[path]?.[method]?.requestBody;
+      const schema = body?.content?.['multipart/form-data']?.schema as { properties?: Record<string, { type?: string; format?: string }>; required?: string[] } | undefined;
+      expect({ path, required: schema?.required, type: schema?.properties?.file?.type, format: schema?.properties?.file?.format }).toEqual({
+        path,
+        required: ['file'],
+        type: kind === 'array' ? 'array' : 'string',
+        format: kind === 'array' ? undefined : 'binary',
+      });
+    }
+    // POST /files also takes the bytes themselves.
+    expect(doc.paths['/api/v2/files']!.post!.requestBody!.content!['application/octet-stream']).toBeDefined();
+  });
+
+  it('answer a body that is not multipart with 415 and the error body (a JSON body, a text body)', async () => {
+    for (const [method, path] of uploads) {
+      const url = path.replace(/\{[^}]+\}/g, () => randomUUID());
+      for (const [type, payload] of [['application/json', '{"file":"x"}'], ['text/plain', 'x']] as const) {
+        const res = await t.app.inject({ method: method.toUpperCase() as 'POST', url, headers: { ...admin.headers, 'content-type': type }, payload });
+        expect(`${path} ${type} ${res.statusCode}`).toBe(`${path} ${type} 415`);
+        const body = res.json();
+        expect(body).toMatchObject({ status: 415, requestId: res.headers['x-request-id'], roles: [], scopes: [] });
+        expect(body.errors[0].correctionSuggestion).toMatch(/multipart\/form-data/);
+      }
+    }
+    // Without a token the authentication answers first.
+    expect((await t.app.inject({ method: 'POST', url: '/api/v2/files', headers: { 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(401);
   });
 });
