@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { uploadRequestBody } from './upload-body.js';
+import { withErrorResponses } from './error-responses.js';
 
 /** The OpenAPI 3 document, generated from the routes' zod schemas, and a docs page over it. */
 export async function registerOpenApi(app: FastifyInstance) {
@@ -13,8 +14,11 @@ export async function registerOpenApi(app: FastifyInstance) {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     // An upload route's multipart body is declared in its config (upload-body.ts), not as a zod body.
+    // Every operation with a declared response also lists the error statuses its kind can answer
+    // (error-responses.ts), with the error body.
     transform: (input) => {
-      const out = jsonSchemaTransform(input);
+      const response = input.schema && withErrorResponses(input.route, input.schema as Parameters<typeof withErrorResponses>[1]);
+      const out = jsonSchemaTransform(response ? { ...input, schema: { ...input.schema, response } } : input);
       const upload = input.route.config?.upload;
       return upload ? { ...out, schema: { ...out.schema, body: uploadRequestBody(upload) } } : out;
     },

@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 
 type Param = { in: string; name: string; schema?: { type?: string; format?: string; maxLength?: number; maximum?: number; enum?: unknown[] } };
-type Operation = { parameters?: Param[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }> } };
+type Operation = { security?: unknown[]; responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; parameters?: Param[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }> } };
 type Doc = { paths: Record<string, Record<string, Operation>> };
 
 let t: TestApp;
@@ -51,6 +51,22 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(tooLong).toEqual([]);
+  });
+});
+
+describe('error responses', () => {
+  it('every operation with a declared response lists the error body for 500, 503, and 401 / 404 / 400 where its kind can answer them', () => {
+    const missing: string[] = [];
+    const errorBody = (op: Operation, status: number) => op.responses?.[status]?.content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorBody';
+    for (const { path, method, op } of operations()) {
+      if (!Object.keys(op.responses ?? {}).some((s) => s.startsWith('2') && s !== '200') && !op.responses?.['200']?.content) continue; // no declared response (file bytes)
+      const expected = [500, 503];
+      if ((op.security ?? []).length > 0) expected.push(401);
+      if ((op.parameters ?? []).some((p) => p.in === 'path')) expected.push(404, 400);
+      if (op.requestBody) expected.push(400, 415);
+      for (const status of expected) if (!errorBody(op, status)) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+    }
+    expect(missing).toEqual([]);
   });
 });
 
