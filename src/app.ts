@@ -10,8 +10,10 @@ import { registerJsonBody } from './http/json-body.js';
 import { requestLogFields } from './http/log-redaction.js';
 import { logActorMixin } from './http/log-actor.js';
 import { registerStringGuard } from './http/string-guard.js';
-import { registerNotFound } from './http/method-not-allowed.js';
+import { makeRouteMethods, registerNotFound } from './http/method-not-allowed.js';
+import { MAX_PATH_PARAM_LENGTH } from './http/path-params.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerUploadBodies } from './http/upload-body.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerRequestSignal } from './http/request-signal.js';
@@ -88,6 +90,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       await forgetCmsAfter(streamId, tenant);
     }),
   };
+  // Every routed path and its methods: the 405s of the router and of Node's parser.
+  const routeMethods = makeRouteMethods();
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -103,9 +107,9 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : timeOrderedUuid();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkError,
-    clientErrorHandler: clientError,
+    clientErrorHandler: clientError(routeMethods),
     // A request that reaches a kept-alive connection while the server shuts down is answered,
     // not refused: to its client it was already in flight (docs/operations.md).
     return503OnClosing: false,
@@ -120,7 +124,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   registerRequestSignal(app);
-  registerNotFound(app);
+  registerNotFound(app, routeMethods);
   registerJsonBody(app);
   // Before idempotency and every route: nothing unstorable is kept or reaches a handler.
   registerStringGuard(app);
@@ -128,7 +132,15 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerOpenApi(app);
   registerIdempotency(app, platform.db, config.IDEMPOTENCY_TTL_MS);
 
-  registerAuth(app, { db: platform.db, superAdminEmails: config.SUPER_ADMIN_EMAILS });
+  registerAuth(app, {
+    db: platform.db,
+    superAdminEmails: config.SUPER_ADMIN_EMAILS,
+    // A path of the records' /{objectName}/... shape that no route takes: 401 without a token, like
+    // the routes there; signed in, the same 404 for any name (docs/http-edge.md).
+    unrouted: (request) => (routeMethods.inObjectSpace(request.url.split('?')[0] ?? '/') ? 'signed-in' : undefined),
+  });
+  // After authentication: an upload route refuses a body that is not multipart with 415.
+  registerUploadBodies(app);
   const { db, store } = platform;
   registerAuditFields(app, db);
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is

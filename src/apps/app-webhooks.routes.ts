@@ -8,6 +8,7 @@ import { createWebhookBodySchema, toWebhook, webhookSchema, type OwnerOf, type W
 import type { AppsService } from './apps.service.js';
 
 const APP_IN_PATH = /\/apps\/([0-9a-fA-F-]{36})(?:\/|$|\?)/;
+const appParam = { appUuid: z.uuid() };
 
 /**
  * App webhooks (spec 4.14 `webhooks/apps/{appUuid}`, 4.17): the webhook routes of the webhooks
@@ -26,13 +27,24 @@ export const appWebhooksRoutes = (deps: { apps: AppsService; webhookRuntime: Web
       return { tenant, appUuid };
     };
 
-    await app.register(webhookRuntime.routesFor(ownerOf), { prefix: '/api/v2/apps/:appUuid/webhooks' });
+    await app.register(
+      async (scope) => {
+        // The inner routes are the webhooks feature's, whose params do not name the app: each gets
+        // `appUuid` added, so it is validated and the document declares it (issue 34).
+        scope.addHook('onRoute', (route) => {
+          const params = route.schema?.params;
+          route.schema = { ...route.schema, params: params instanceof z.ZodObject ? params.extend(appParam) : z.object(appParam) };
+        });
+        await scope.register(webhookRuntime.routesFor(ownerOf));
+      },
+      { prefix: '/api/v2/apps/:appUuid/webhooks' },
+    );
 
     app.post(
       '/api/v2/webhooks/apps/:appUuid',
       {
         config: { auth: { scopes: ['webhooks:write'] as const } },
-        schema: { tags: ['webhooks'], description: 'Creates a webhook for an app installed in the selected company (same as POST /apps/{appUuid}/webhooks).', params: z.object({ appUuid: z.uuid() }), body: createWebhookBodySchema, response: { 201: envelope(webhookSchema) } },
+        schema: { tags: ['webhooks'], description: 'Creates a webhook for an app installed in the selected company (same as POST /apps/{appUuid}/webhooks).', params: z.object(appParam), body: createWebhookBodySchema, response: { 201: envelope(webhookSchema) } },
       },
       async (request, reply) => {
         const owner = await ownerOf(request);

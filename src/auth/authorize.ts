@@ -97,7 +97,15 @@ function document(route: RouteOptions, auth: RouteAuth) {
  * The token check and the route-level authorization: every /api/v2 route must declare
  * `config.auth` (startup fails otherwise); the check runs onRequest, before body validation.
  */
-export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEmails: readonly string[] }) {
+export function registerAuth(
+  app: FastifyInstance,
+  deps: {
+    db: Db;
+    superAdminEmails: readonly string[];
+    /** What a request no route takes needs before its 404 or 405 (default: nothing). */
+    unrouted?: (request: FastifyRequest) => RouteAuth | undefined;
+  },
+) {
   app.decorateRequest('actor', null);
 
   app.addHook('onRoute', (route) => {
@@ -114,7 +122,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; superAdminEma
   // A callback hook, not an async one: a session in the actor cache is admitted without a
   // promise (ADR 0012); only a cache miss waits for the database.
   app.addHook('onRequest', (request, reply, done) => {
-    const auth = request.routeOptions.config.auth;
+    const auth = request.routeOptions.config.auth ?? (request.is404 ? deps.unrouted?.(request) : undefined);
     if (auth === undefined || auth === 'public') return done();
     const token = bearerOf(request);
     if (!token) return done(unauthenticated(reply, token === null));

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { statusOf } from '../http/error-body.js';
 import { pageOffset, paginationBody } from '../http/pagination.js';
+import { pathText } from '../http/path-params.js';
 import { sanitiseFileName } from './file-names.js';
 import { fileSchema, recordFileSchema, toFile, toRecordFile, uploadOneQuerySchema, uploadQuerySchema, uploadResultSchema, urlSchema } from './files.schemas.js';
 import type { FilesService } from './files.service.js';
@@ -15,7 +16,7 @@ import { noFile, refuseDeclaredFileLength, refuseDeclaredLength, sendUploadFailu
 
 const tags = ['files'];
 const params = z.object({ uuid: z.uuid() });
-const attachParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid(), property: z.string().min(1).max(200) });
+const attachParams = z.object({ uuid: z.uuid(), recordUuid: z.uuid(), property: pathText() });
 const member = { auth: {} } as const;
 const admin = { auth: { roles: ['ADMIN' as const] } };
 
@@ -39,7 +40,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
       one.post(
         '/',
         {
-          config: member,
+          config: { ...member, upload: { files: 'one', raw: true } },
           schema: {
             tags,
             description:
@@ -50,7 +51,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
         },
         async (request, reply) => {
           const ctx = commandContext(request);
-          // Any other body (text, JSON) goes the multipart way and gets its 406.
+          // Any other body (text, JSON) was refused with 415 before (src/http/upload-body.ts).
           const raw = !request.isMultipart() && RAW.test(request.headers['content-type'] ?? '');
           const early = raw ? refuseDeclaredFileLength(request, config) : refuseDeclaredLength(request, config);
           if (early) return sendUploadFailure(request, reply, early);
@@ -84,7 +85,7 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
     app.post(
       '/bulk',
       {
-        config: member,
+        config: { ...member, upload: { files: 'many' } },
         schema: {
           tags,
           description: 'Uploads every file part of the request; each file has its own result (201, or the 400 / 413 it alone would have had). Past the request size limit the whole request is 413 and nothing is kept.',

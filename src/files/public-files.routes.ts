@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../aggregates/kernel/errors.js';
+import { MAX_PATH_PARAM_LENGTH } from '../http/path-params.js';
 import { downloadHeaders } from './file-names.js';
 import type { FilesService } from './files.service.js';
 
@@ -12,7 +13,7 @@ import type { FilesService } from './files.service.js';
 export const publicFilesRoutes = (deps: { files: FilesService }): FastifyPluginAsyncZod => async (app) => {
   app.get(
     '/:companyUuid/:fileUuid/:name',
-    { config: { auth: 'public' }, schema: { tags: ['files'], description: 'A public file (a webpage attachment).', params: z.object({ companyUuid: z.uuid(), fileUuid: z.uuid(), name: z.string().max(400) }) } },
+    { config: { auth: 'public' }, schema: { tags: ['files'], description: 'A public file (a webpage attachment).', params: z.object({ companyUuid: z.uuid(), fileUuid: z.uuid(), name: z.string().max(MAX_PATH_PARAM_LENGTH) }) } },
     async (request, reply) => {
       const { companyUuid, fileUuid } = request.params;
       const found = await deps.files.publicBytes(companyUuid.toLowerCase(), fileUuid.toLowerCase());

@@ -7,13 +7,31 @@ import { commandContext } from '../auth/actor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { envelope, ok } from '../http/envelope.js';
+import { MAX_PATH_PARAM_LENGTH } from '../http/path-params.js';
 import { pageByUuid } from '../../read-models/pages.queries.js';
 import type { FilesService } from './files.service.js';
 import { noFile, refuseDeclaredLength, sendUploadFailure, storePart } from './uploads.js';
 
+/**
+ * The name segment of a public URL: the stored name (up to 200 characters) cut to what the router
+ * takes in a path parameter, whole code points only, its extension kept. The file is found by its
+ * uuid; the name is for people and caches (the download keeps the whole name).
+ */
+export function urlNameOf(name: string): string {
+  if (name.length <= MAX_PATH_PARAM_LENGTH) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  let head = '';
+  for (const c of name.slice(0, name.length - ext.length)) {
+    if (head.length + c.length + ext.length > MAX_PATH_PARAM_LENGTH) break;
+    head += c;
+  }
+  return head + ext;
+}
+
 /** The public URL of a public file: served by public-files.routes.ts. */
 export const publicUrlOf = (config: Config, tenant: string, file: Pick<FileStored, 'fileUuid' | 'name'>) =>
-  `${config.APP_URL.replace(/\/+$/, '')}/api/v2/files/public/${tenant}/${file.fileUuid}/${encodeURIComponent(file.name)}`;
+  `${config.APP_URL.replace(/\/+$/, '')}/api/v2/files/public/${tenant}/${file.fileUuid}/${encodeURIComponent(urlNameOf(file.name))}`;
 
 /**
  * Spec 4.4's uploads: `POST /webpages/{uuid}/uploadFile` (into the page's attachments folder) and
@@ -42,11 +60,11 @@ export const webpageUploadRoutes = (deps: { files: FilesService; config: Config;
     return ok(publicUrlOf(config, ctx.tenant, stored), 'created');
   }
 
-  app.post('/:uuid/uploadFile', { config: { auth: {} }, schema: { tags, description: "Uploads a file into the page's attachments folder with public access; answers its public URL.", params: z.object({ uuid: z.uuid() }), response: { 201: envelope(z.string()) } } }, async (request, reply) =>
+  app.post('/:uuid/uploadFile', { config: { auth: {}, upload: { files: 'one' } }, schema: { tags, description: "Uploads a file into the page's attachments folder with public access; answers its public URL.", params: z.object({ uuid: z.uuid() }), response: { 201: envelope(z.string()) } } }, async (request, reply) =>
     upload(request, reply, request.params.uuid.toLowerCase()),
   );
 
-  app.post('/uploadFile', { config: { auth: {} }, schema: { tags, description: 'Uploads a file with public access; answers its public URL.', response: { 201: envelope(z.string()) } } }, async (request, reply) =>
+  app.post('/uploadFile', { config: { auth: {}, upload: { files: 'one' } }, schema: { tags, description: 'Uploads a file with public access; answers its public URL.', response: { 201: envelope(z.string()) } } }, async (request, reply) =>
     upload(request, reply, null),
   );
 };

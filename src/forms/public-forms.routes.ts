@@ -99,7 +99,7 @@ export const publicFormsRoutes = (deps: { db: Db; config: Config; submissions: F
     app.post(
       '/:companyUuid/:formUuid/upload',
       {
-        config: pub,
+        config: { ...pub, upload: { files: 'one' } },
         schema: {
           tags,
           description: "Uploads one file for a file field of a published form (multipart/form-data, the first file part; ?property names the field). Answer the field with the returned file uuid. The field's options list the accepted types.",

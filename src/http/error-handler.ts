@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, type ErrorDetail } from '../../aggregates/kernel/errors.js';
 import { errorBody, statusOf } from './error-body.js';
 import { validationDetails } from './validation-details.js';
+import { MAX_PATH_PARAM_LENGTH } from './path-params.js';
 import { isCancelledStatement } from '../db/query-signal.js';
 import { statementTimeout } from './request-signal.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
@@ -43,7 +44,7 @@ const frameworkFailures: Record<string, FrameworkFailure> = {
   FST_ERR_MAX_PARAM_LENGTH: {
     status: 414,
     message: 'Path parameter too long',
-    detail: { message: 'A path parameter is longer than the router accepts (100 characters)', type: 'VALIDATION', correctionSuggestion: 'Send uuids and names as path parameters; longer values go in the body' },
+    detail: { message: `A path parameter is longer than the router accepts (${MAX_PATH_PARAM_LENGTH} characters)`, type: 'VALIDATION', correctionSuggestion: 'Send uuids and names as path parameters; longer values go in the body' },
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,

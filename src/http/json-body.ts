@@ -39,6 +39,27 @@ const tooDeep = () =>
     },
   ]);
 
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// secure-json-parse refuses a `__proto__` key and Fastify calls that "not valid JSON": a text that
+// JSON.parse takes was refused for that key, and the answer says so.
+const protoKey = () =>
+  new DomainError('VALIDATION_FAILED', 'Refused key __proto__ in the JSON body', [
+    {
+      message: 'The request body has a "__proto__" key, which the server refuses (prototype pollution)',
+      type: 'VALIDATION',
+      correctionSuggestion: 'Rename or remove the "__proto__" key',
+      field: 'body',
+    },
+  ]);
+
 /**
  * The JSON body parser of every route: Fastify's own (secure-json-parse, `__proto__` refused,
  * its errors mapped in error-handler.ts), behind the depth check. Fastify's `text/plain` parser is
@@ -52,6 +73,6 @@ export function registerJsonBody(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
-    return parse(request, text, done);
+    return parse(request, text, (err, value) => done(err && isJson(text) ? protoKey() : err, value));
   });
 }

@@ -85,8 +85,10 @@ export const deleteQuerySchema = z
   .strict();
 
 export const uuidParams = z.object({ uuid: z.uuid() });
-export const objectParams = z.object({ objectName: z.string() });
-export const objectUuidParams = z.object({ objectName: z.string(), uuid: z.uuid() });
+// What the router's pattern above lets through, as the document says it.
+const objectName = z.string().regex(/^[a-z][a-z0-9_]{0,62}$/).max(63);
+export const objectParams = z.object({ objectName });
+export const objectUuidParams = z.object({ objectName, uuid: z.uuid() });
 
 export type AsOf = { revision: number } | { time: number };
 

@@ -5,6 +5,7 @@ import { namedTopics, recordActions, TOPIC_GRAMMAR } from '../../aggregates/webh
 import { commandContext, companyActor } from '../auth/actor.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody, type PaginationRequest, pageOffset } from '../http/pagination.js';
+import { pathText } from '../http/path-params.js';
 import { createWebhookBodySchema, formatSchema, toWebhook, updateWebhookBodySchema, webhookFormatList, webhookSchema } from './webhooks.schemas.js';
 import type { WebhookOwner, WebhooksService } from './webhooks.service.js';
 import type { Db } from '../db/db.js';
@@ -49,7 +50,7 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService; ownerO
 
     app.post(
       '/index/:topic',
-      { config: read, schema: { tags, description: 'Webhooks whose topic contains the substring {topic}.', params: z.object({ topic: z.string().min(1).max(300) }), body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } },
+      { config: read, schema: { tags, description: 'Webhooks whose topic contains the substring {topic}.', params: z.object({ topic: pathText() }), body: paginationBody, response: { 200: listEnvelope(webhookSchema) } } },
       async (request) => list(request, request.body, request.params.topic),
     );
 

@@ -7,6 +7,7 @@ import { publicationOf } from '../../read-models/pages.queries.js';
 import type { Db } from '../db/db.js';
 import { listEnvelope, page } from '../http/envelope.js';
 import { pageOffset, paginationBody } from '../http/pagination.js';
+import { MAX_PATH_PARAM_LENGTH } from '../http/path-params.js';
 import { errorResponses } from '../schema/http-common.js';
 import { seconds } from './pages.service.js';
 import { makeAdmission } from './public-access.js';
@@ -51,7 +52,7 @@ export const previewsRoutes = (deps: { db: Db; passwordLogN: number }): FastifyP
           description: 'Paginated previews of the pages a listing component (a module of a live page) shows; layout card, list or compact. Same 404 for a page that is not live, a missing component and another company.',
           params: z.object({
             pageUuid: z.uuid(),
-            componentUuid: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).describe("The id of a module on the page's document"),
+            componentUuid: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).max(MAX_PATH_PARAM_LENGTH).describe("The id of a module on the page's document"),
             layout: z.enum(Object.keys(previewLayouts) as [Layout, ...Layout[]]),
           }),
           querystring: z.object({ subdomain: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/).describe("The company's subdomain (spec 2.10)") }),

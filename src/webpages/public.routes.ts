@@ -6,12 +6,13 @@ import { documentAt, liveSlugs, publicationAtTime, publicPageBySlug, revisionAtT
 import type { Db } from '../db/db.js';
 import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { pageOffset } from '../http/pagination.js';
+import { MAX_PATH_PARAM_LENGTH } from '../http/path-params.js';
 import { errorResponses } from '../schema/http-common.js';
 import { cmsPageSchema, localeSchema, toCmsPage } from './pages.schemas.js';
 import { makeAdmission } from './public-access.js';
 import { seconds, viewOfRow } from './pages.service.js';
 
-const SLUG = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/).max(200);
+const SLUG = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/).max(MAX_PATH_PARAM_LENGTH);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 const query = z.object({

@@ -67,6 +67,19 @@ describe('webpage uploads (spec 4.4)', () => {
     expect((await get(`${base}/api/v2/files/public/${a.companyUuid}/${priv.uuid}/p.txt`)).status).toBe(404);
   });
 
+  it('a file name longer than the router takes in a path parameter still gives a public URL that answers (no 414)', async () => {
+    // Names are kept up to 200 characters; the router takes 100 in a path parameter (after decoding).
+    const name = `${'ü'.repeat(80)}${'a'.repeat(60)}😀.png`;
+    const res = await upload(base, a, '/api/v2/webpages/uploadFile', [{ name, bytes: pngBytes() }]);
+    expect(res.status).toBe(201);
+    const got = await get(reach(res.body.data));
+    expect(got.status).toBe(200);
+    const segment = decodeURIComponent(res.body.data.split('/').at(-1));
+    expect(segment.length).toBeLessThanOrEqual(100);
+    expect(segment.endsWith('.png')).toBe(true);
+    expect(got.headers.get('content-disposition')).toContain(encodeURIComponent(name).slice(0, 40));
+  });
+
   it("another company's page is a 404 and nothing is stored", async () => {
     const { page: theirs } = await aPage(t.app, b, await aSite(t.app, b));
     expectErrorBody(await upload(base, a, `/api/v2/webpages/${theirs.uuid}/uploadFile`, [{ name: 'x.png', bytes: pngBytes() }]), 404);
