@@ -135,5 +135,9 @@ describe('GET events/stream refusals', () => {
     await refused(`${STREAM}?object=${'x'.repeat(101)}`, a.headers, 400);
     await refused(`${STREAM}?requestId=${encodeURIComponent('a b')}`, a.headers, 400);
     await refused(`${STREAM}?topic=x`, a.headers, 400);
+    // Hostile input: NUL characters and huge values are refused with the error body, never read.
+    await refused(`${STREAM}?requestId=a%00b`, a.headers, 400);
+    await refused(`${STREAM}?stream=record-%00*`, a.headers, 400);
+    await refused(`${STREAM}?type=${'A'.repeat(5000)}`, a.headers, 400);
   });
 });
