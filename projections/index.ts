@@ -18,6 +18,7 @@ import { cmsEnvironmentsProjection } from './cms-environments.projection.js';
 import { cmsModulesProjection } from './cms-modules.projection.js';
 import { pageTranslationsProjection } from './page-translations.projection.js';
 import { viewsProjection } from './views.projection.js';
+import { calendarEntriesProjection, calendarsProjection } from './calendars.projection.js';
 import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
@@ -49,6 +50,9 @@ export const projections: readonly Projection[] = [
   pageTranslationsProjection,
   // Views (issue 21).
   viewsProjection,
+  // Calendars (issue 39).
+  calendarsProjection,
+  calendarEntriesProjection,
   // Apps (issue 19).
   appsProjection,
   webMenusProjection,

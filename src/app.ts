@@ -36,6 +36,7 @@ import { registerWebhooks } from './webhooks/webhooks.module.js';
 import { makeUrlGuard } from './outbound/index.js';
 import { registerSyncs } from './syncs/syncs.module.js';
 import { registerViews } from './views/views.module.js';
+import { registerCalendars } from './calendars/calendars.module.js';
 import { registerMetrics } from './metrics/metrics.module.js';
 import { recordExistsIn, registerRecords } from './records/records.module.js';
 import { registerFiles } from './files/files.module.js';
@@ -159,6 +160,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
+  await registerCalendars(app, { db, store });
   const { files } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
