@@ -19,6 +19,7 @@ import { cmsModulesProjection } from './cms-modules.projection.js';
 import { pageTranslationsProjection } from './page-translations.projection.js';
 import { viewsProjection } from './views.projection.js';
 import { calendarEntriesProjection, calendarsProjection } from './calendars.projection.js';
+import { inboxPreferencesProjection, notificationsProjection } from './notifications.projection.js';
 import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
@@ -53,6 +54,9 @@ export const projections: readonly Projection[] = [
   // Calendars (issue 39).
   calendarsProjection,
   calendarEntriesProjection,
+  // Notifications (issue 39).
+  notificationsProjection,
+  inboxPreferencesProjection,
   // Apps (issue 19).
   appsProjection,
   webMenusProjection,

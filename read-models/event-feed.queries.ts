@@ -17,6 +17,11 @@ export interface EventFeedFilter {
   requestId?: string[];
 }
 
+/** A feed's filter, and what only the server narrows by: events whose data names one user (a member's inbox, src/notifications/). */
+export interface FeedNarrowing extends EventFeedFilter {
+  dataUserUuid?: string;
+}
+
 export interface EventFeedRow extends EventLogRow {
   tx_id: string;
 }
@@ -38,7 +43,7 @@ const columns = 'position, transaction_id, tenant, stream_id, revision, type, ve
  * of the tenant that match. Reading the log by its key and filtering afterwards bounds the work of
  * a page however sparse the tenant is; `readTo` moves past what did not match.
  */
-export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, filter: EventFeedFilter, scan: number, committedAfter?: string): Promise<EventFeedPage> {
+export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, filter: FeedNarrowing, scan: number, committedAfter?: string): Promise<EventFeedPage> {
   const params: unknown[] = [after.txId, after.position, scan, tenant];
   const arg = (v: unknown) => {
     params.push(v);
@@ -51,6 +56,7 @@ export async function eventFeedPage(sql: Sql, tenant: string, after: LogPlace, f
   };
   anyOf('type', filter.type);
   anyOf(`metadata ->> 'requestId'`, filter.requestId);
+  if (filter.dataUserUuid) where.push(`data ->> 'userUuid' = ${arg(filter.dataUserUuid)}`);
   if (filter.object?.length) {
     const objects = arg(filter.object);
     where.push(`(data ->> 'objectName' = any(${objects}::text[]) or data ->> 'objectUuid' = any(${objects}::text[]))`);

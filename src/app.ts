@@ -46,6 +46,7 @@ import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
+import { registerNotifications } from './notifications/notifications.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -168,6 +169,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerApps(app, { config, db, store, guard, webhookRuntime });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
-  await registerEvents(app, { config, db });
+  const { feeds } = await registerEvents(app, { config, db });
+  await registerNotifications(app, { config, db, store, feeds });
   return app;
 }

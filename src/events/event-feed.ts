@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { Sql } from '../../ports/sql.js';
-import { eventFeedHead, eventFeedPage, type EventFeedFilter, type LogPlace } from '../../read-models/event-feed.queries.js';
+import { eventFeedHead, eventFeedPage, type FeedNarrowing, type LogPlace } from '../../read-models/event-feed.queries.js';
 import { loggedEvent } from './logged-event.js';
 import { feedId, type Cut, type FeedStart } from './events.schemas.js';
 
@@ -21,7 +21,7 @@ export interface OpenFeed {
 
 /** The app's open feeds: started by the route, cut when the app closes (events.module.ts). */
 export interface EventFeeds {
-  open(reply: FastifyReply, feed: { tenant: string; start: FeedStart; filter: EventFeedFilter }): Promise<void>;
+  open(reply: FastifyReply, feed: { tenant: string; start: FeedStart; filter: FeedNarrowing }): Promise<void>;
 }
 
 let active = 0;
@@ -51,7 +51,7 @@ export async function startPlace(db: Sql, start: FeedStart): Promise<{ after: Lo
 export function openFeed(
   deps: { db: Sql; settings: FeedSettings; log: FastifyBaseLogger; onEnd(feed: OpenFeed): void },
   res: ServerResponse,
-  feed: { tenant: string; after: LogPlace; filter: EventFeedFilter; committedAfter?: string },
+  feed: { tenant: string; after: LogPlace; filter: FeedNarrowing; committedAfter?: string },
 ): OpenFeed {
   const { db, settings: s, log } = deps;
   let readTo = feed.after;

@@ -44,4 +44,6 @@ export async function registerEvents(app: FastifyInstance, deps: { config: Confi
   // Open streams would keep the server from closing: each gets its last message first.
   app.addHook('preClose', async () => cutAll());
   await app.register(eventsRoutes({ feeds }), { prefix: '/api/v2/events' });
+  // The same feed, narrowed to one member, is the live inbox (src/notifications/).
+  return { feeds };
 }
