@@ -45,6 +45,7 @@ import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
+import { registerHistory } from './history/history.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -143,6 +144,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   registerUploadBodies(app);
   const { db, store } = platform;
   registerAuditFields(app, db);
+  await registerHistory(app, { db, store });
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);
