@@ -1398,6 +1398,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{appUuid}/installation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The company's installation of the app (installed false once uninstalled). `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppInstallation"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{appUuid}/installation/connections": {
         parameters: {
             query?: never;
@@ -1605,6 +1709,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3365,10 +3577,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Auth: roles any company role; scopes webhooks:read. */
+        /**
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     appUuid: string;
@@ -3635,6 +3854,113 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -7896,13 +8222,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes none.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes none.
          *
          *     Auth: roles any company role; scopes none.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -8108,6 +8439,114 @@ export interface paths {
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/settings/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -9397,7 +9836,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description The file's metadata (also when deleted: deletedAt is set).
+         * @description The file's metadata (also when deleted: deletedAt is set). `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
          *
          *     Auth: roles any company role; scopes none.
          *
@@ -9405,7 +9844,10 @@ export interface paths {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -9568,6 +10010,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/files/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10587,13 +11137,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes none.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes none.
          *
          *     Auth: roles any company role; scopes none.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     filterUuid: string;
@@ -10979,6 +11534,114 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v2/filters/{filterUuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    filterUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v2/filters/index": {
@@ -11384,13 +12047,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes forms:read.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes forms:read.
          *
          *     Auth: roles any company role; scopes forms:read.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -11658,6 +12326,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -20134,13 +20910,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes none.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes none.
          *
          *     Auth: roles any company role; scopes none.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -20404,6 +21185,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/views/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -20751,13 +21640,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes webhooks:read.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
          *
          *     Auth: roles any company role; scopes webhooks:read.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -21347,6 +22241,114 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -28861,6 +29863,50 @@ export interface components {
             updatedAt: number;
             updatedBy: components["schemas"]["ActorInput"] | null;
             uuid: string;
+        };
+        ResourceHistoryEntry: {
+            causationId: string | null;
+            /** @description For each field of the resource's GET answer that the event changed: its value before and after (null: none) */
+            changes: {
+                [key: string]: {
+                    after: unknown;
+                    before: unknown;
+                };
+            };
+            correlationId: string;
+            /** @description The event data; secrets, ciphertexts, hashes and tokens are "[redacted]" */
+            data: {
+                [key: string]: unknown;
+            };
+            occurredAt: number;
+            requestId: string;
+            /** @description The event's revision in the resource's stream: what asOf takes */
+            revision: number;
+            type: string;
+            /** @description Who did it: the same shape as createdBy / updatedBy / deletedBy */
+            user: components["schemas"]["Actor"] | null;
+        };
+        ResourceHistoryEntryInput: {
+            causationId: string | null;
+            /** @description For each field of the resource's GET answer that the event changed: its value before and after (null: none) */
+            changes: {
+                [key: string]: {
+                    after: unknown;
+                    before: unknown;
+                };
+            };
+            correlationId: string;
+            /** @description The event data; secrets, ciphertexts, hashes and tokens are "[redacted]" */
+            data: {
+                [key: string]: unknown;
+            };
+            occurredAt: number;
+            requestId: string;
+            /** @description The event's revision in the resource's stream: what asOf takes */
+            revision: number;
+            type: string;
+            /** @description Who did it: the same shape as createdBy / updatedBy / deletedBy */
+            user: components["schemas"]["ActorInput"] | null;
         };
         SavedFilter: {
             createdAt: number;
