@@ -26,7 +26,7 @@ afterAll(async () => t.done());
 type Op = { kind: 'rename'; name: string } | { kind: 'filter'; value: string } | { kind: 'delete' } | { kind: 'restore' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('rename' as const), name: fc.stringMatching(/^[A-Za-z ]{1,12}$/) }),
+  fc.record({ kind: fc.constant('rename' as const), name: fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,10}[A-Za-z]$/) }),
   fc.record({ kind: fc.constant('filter' as const), value: fc.constantFrom('open', 'done', 'later') }),
   fc.constant({ kind: 'delete' as const }),
   fc.constant({ kind: 'restore' as const }),
