@@ -290,3 +290,24 @@ describe('app installations', () => {
     await expectRefusals(get, hist, appUuid, bare);
   });
 });
+
+describe("an app's webhooks", () => {
+  it("history and asOf through the app's routes; the company's webhook is not the app's, nor the other way", async () => {
+    const maker = await signUpWithCompany(t.app);
+    const appUuid = await approvedApp(t, maker, root);
+    await data(t.app, admin, 'POST', `/api/v2/apps/${appUuid}/install`, { settings: { region: 'eu' } });
+    const appBase = `/api/v2/apps/${appUuid}/webhooks`;
+    const hook = await data(t.app, admin, 'POST', appBase, { url: 'http://127.0.0.1:9/app', secret: 'whsec_APPCANARY000000000000000000000', topic: `record.${ticket.name}.created`, name: 'app-one' });
+    const before = await data(t.app, admin, 'GET', `${appBase}/${hook.uuid}`);
+    await data(t.app, admin, 'PUT', `${appBase}/${hook.uuid}`, { name: 'app-two' });
+    const entries = await historyOf(admin, `${appBase}/${hook.uuid}/history`);
+    expect(entries.map((e) => [e.type, e.changes.name?.after])).toEqual([['WebhookUpdated', 'app-two'], ['WebhookCreated', 'app-one']]);
+    expect(await data(t.app, admin, 'GET', `${appBase}/${hook.uuid}?asOf=0`)).toEqual(before);
+    expect(JSON.stringify(entries)).not.toMatch(/APPCANARY/);
+    const own = await data(t.app, admin, 'POST', '/api/v2/webhooks', { url: 'http://127.0.0.1:9/own', secret: 'whsec_OWN00000000000000000000000000000', topic: `record.${ticket.name}.created` });
+    expectErrorBody(await call(t.app, admin, 'GET', `/api/v2/webhooks/${hook.uuid}/history`), 404);
+    expectErrorBody(await call(t.app, admin, 'GET', `/api/v2/webhooks/${hook.uuid}?asOf=0`), 404);
+    expectErrorBody(await call(t.app, admin, 'GET', `${appBase}/${own.uuid}/history`), 404);
+    expectErrorBody(await call(t.app, stranger, 'GET', `${appBase}/${hook.uuid}/history`), 404);
+  });
+});
