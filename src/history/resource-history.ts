@@ -120,6 +120,7 @@ export function makeResourceHistory(deps: { db: Db; store: EventStore }) {
       for (const [i, e] of events.entries()) {
         if (i > last) break;
         row = adapter.evolve(row, e, current);
+        if (i < first - 1) continue; // only the page's events and the one before are rendered
         const now = row === null ? null : adapter.render(row, nobody);
         if (i >= first) {
           entries.push({
