@@ -1398,6 +1398,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{appUuid}/installation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The company's installation of the app (installed false once uninstalled). `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppInstallation"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{appUuid}/installation/connections": {
         parameters: {
             query?: never;
@@ -1605,6 +1709,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         *
+         *     Auth: roles any company role; scopes apps:install.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3365,10 +3577,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Auth: roles any company role; scopes webhooks:read. */
+        /**
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     appUuid: string;
@@ -3635,6 +3854,113 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/webhooks/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9593,13 +9919,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes none.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes none.
          *
          *     Auth: roles any company role; scopes none.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -9805,6 +10136,114 @@ export interface paths {
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/settings/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -11094,7 +11533,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description The file's metadata (also when deleted: deletedAt is set).
+         * @description The file's metadata (also when deleted: deletedAt is set). `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
          *
          *     Auth: roles any company role; scopes none.
          *
@@ -11102,7 +11541,10 @@ export interface paths {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -11265,6 +11707,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/files/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -12284,13 +12834,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes none.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes none.
          *
          *     Auth: roles any company role; scopes none.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     filterUuid: string;
@@ -12676,6 +13231,114 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v2/filters/{filterUuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    filterUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v2/filters/index": {
@@ -13081,13 +13744,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes forms:read.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes forms:read.
          *
          *     Auth: roles any company role; scopes forms:read.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -13355,6 +14023,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         *
+         *     Auth: roles any company role; scopes forms:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -22571,13 +23347,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes none.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes none.
          *
          *     Auth: roles any company role; scopes none.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -22841,6 +23622,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/views/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -23188,13 +24077,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Auth: roles any company role; scopes webhooks:read.
+         * @description `asOf` (a revision or an ISO 8601 time): as it was then, deletedAt set if it was deleted; history: GET .../history.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
          *
          *     Auth: roles any company role; scopes webhooks:read.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A revision of the resource (see its history), or an ISO 8601 time: the resource as it was then */
+                    asOf?: string;
+                };
                 header?: never;
                 path: {
                     uuid: string;
@@ -23784,6 +24678,114 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{uuid}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Its events, newest first: what each changed in the GET answer (before and after), who, when, requestId; the revision is what `asOf` takes.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         *
+         *     Auth: roles any company role; scopes webhooks:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ResourceHistoryEntry"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -31618,6 +32620,50 @@ export interface components {
             updatedAt: number;
             updatedBy: components["schemas"]["ActorInput"] | null;
             uuid: string;
+        };
+        ResourceHistoryEntry: {
+            causationId: string | null;
+            /** @description For each field of the resource's GET answer that the event changed: its value before and after (null: none) */
+            changes: {
+                [key: string]: {
+                    after: unknown;
+                    before: unknown;
+                };
+            };
+            correlationId: string;
+            /** @description The event data; secrets, ciphertexts, hashes and tokens are "[redacted]" */
+            data: {
+                [key: string]: unknown;
+            };
+            occurredAt: number;
+            requestId: string;
+            /** @description The event's revision in the resource's stream: what asOf takes */
+            revision: number;
+            type: string;
+            /** @description Who did it: the same shape as createdBy / updatedBy / deletedBy */
+            user: components["schemas"]["Actor"] | null;
+        };
+        ResourceHistoryEntryInput: {
+            causationId: string | null;
+            /** @description For each field of the resource's GET answer that the event changed: its value before and after (null: none) */
+            changes: {
+                [key: string]: {
+                    after: unknown;
+                    before: unknown;
+                };
+            };
+            correlationId: string;
+            /** @description The event data; secrets, ciphertexts, hashes and tokens are "[redacted]" */
+            data: {
+                [key: string]: unknown;
+            };
+            occurredAt: number;
+            requestId: string;
+            /** @description The event's revision in the resource's stream: what asOf takes */
+            revision: number;
+            type: string;
+            /** @description Who did it: the same shape as createdBy / updatedBy / deletedBy */
+            user: components["schemas"]["ActorInput"] | null;
         };
         SavedFilter: {
             createdAt: number;

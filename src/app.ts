@@ -47,6 +47,7 @@ import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
 import { registerNotifications } from './notifications/notifications.module.js';
+import { registerHistory } from './history/history.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -145,6 +146,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   registerUploadBodies(app);
   const { db, store } = platform;
   registerAuditFields(app, db);
+  await registerHistory(app, { db, store });
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);

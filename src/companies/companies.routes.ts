@@ -6,6 +6,7 @@ import { envelope, listEnvelope, ok, page } from '../http/envelope.js';
 import { paginationBody, pageOffset } from '../http/pagination.js';
 import type { CompaniesService } from './companies.service.js';
 import { companySchema, createCompanyBodySchema, publicSettingsSchema, companyView, renderCompanies, toPublicSettings, updateCompanyBodySchema } from './companies.schemas.js';
+import { historyRoute, withAsOf } from '../history/history-routes.js';
 
 const tags = ['companies'];
 const params = z.object({ uuid: z.uuid() });
@@ -44,7 +45,8 @@ export const companiesRoutes = (deps: { companies: CompaniesService }): FastifyP
       async (request) => ok(await companyView(app.audit, await companies.update(companyActor(request), request.params.uuid, request.body, request.id)), 'updated'),
     );
 
-    app.get('/:uuid/settings', { config: { auth: {} }, schema: { tags, params, response: { 200: envelope(publicSettingsSchema) } } }, async (request) =>
+    historyRoute(app, 'company-settings', { config: { auth: {} }, tags, url: '/:uuid/settings/history' });
+    app.get('/:uuid/settings', withAsOf(app, 'company-settings', { config: { auth: {} }, schema: { tags, params, response: { 200: envelope(publicSettingsSchema) } } }), async (request) =>
       ok(toPublicSettings(await companies.visible(companyActor(request), request.params.uuid))),
     );
 

@@ -13,6 +13,7 @@ import { fileSchema, recordFileSchema, toFile, toRecordFile, uploadOneQuerySchem
 import type { FilesService } from './files.service.js';
 import { TooLargeError } from './inspect-upload.js';
 import { noFile, refuseDeclaredFileLength, refuseDeclaredLength, sendUploadFailure, storePart, uploadFailure } from './uploads.js';
+import { historyRoute, withAsOf } from '../history/history-routes.js';
 
 const tags = ['files'];
 const params = z.object({ uuid: z.uuid() });
@@ -160,7 +161,8 @@ export const filesRoutes = (deps: { files: FilesService; config: Config }): Fast
       },
     );
 
-    app.get('/:uuid', { config: member, schema: { tags, description: 'The file\'s metadata (also when deleted: deletedAt is set).', params, response: { 200: envelope(fileSchema) } } }, async (request) =>
+    historyRoute(app, 'files', { config: member, tags });
+    app.get('/:uuid', withAsOf(app, 'files', { config: member, schema: { tags, description: 'The file\'s metadata (also when deleted: deletedAt is set).', params, response: { 200: envelope(fileSchema) } } }), async (request) =>
       ok(await app.audit.one(companyActor(request).tenant, await files.found(companyActor(request).tenant, request.params.uuid, { deleted: 'either' }), toFile)),
     );
 

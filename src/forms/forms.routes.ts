@@ -6,6 +6,7 @@ import { paginationBody, pageOffset } from '../http/pagination.js';
 import { formBodySchema, formSchema, submissionSchema, toForm, toSubmission } from './forms.schemas.js';
 import type { FormsService } from './forms.service.js';
 import { formSettingsSchema } from '../../aggregates/form/form.events.js';
+import { historyRoute, withAsOf } from '../history/history-routes.js';
 
 const tags = ['forms'];
 const params = z.object({ uuid: z.uuid() });
@@ -39,7 +40,8 @@ export const formsRoutes = (deps: { forms: FormsService }): FastifyPluginAsyncZo
       async (request) => list(tenantOf(request), request.body, request.params.objectUuid.toLowerCase()),
     );
 
-    app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(formSchema) } } }, async (request) =>
+    historyRoute(app, 'forms', { config: read, tags });
+    app.get('/:uuid', withAsOf(app, 'forms', { config: read, schema: { tags, params, response: { 200: envelope(formSchema) } } }), async (request) =>
       ok(await app.audit.one(tenantOf(request), await forms.found(tenantOf(request), request.params.uuid.toLowerCase()), toForm)),
     );
     app.put('/:uuid', { config: write, schema: { tags, description: 'Changes a form: the fields sent replace the current ones.', params, body: formBodySchema, response: { 200: envelope(formSchema) } } }, async (request) =>

@@ -8,6 +8,7 @@ import { errorBodySchema } from '../http/error-body.js';
 import { paginationRequestSchema, pageOffset } from '../http/pagination.js';
 import { actorFieldsOf, auditFieldsWithout, type Actors } from '../http/audit-fields.js';
 import type { SavedFilters } from './saved-filters.service.js';
+import { historyRoute, withAsOf } from '../history/history-routes.js';
 
 const tags = ['saved filters'];
 const auth = { auth: {} } as const;
@@ -39,7 +40,7 @@ const inputSchema = z
   .strict()
   .meta({ id: 'SavedFilterBody' });
 
-const toSavedFilter = (r: SavedFilterRow, actors: Actors): z.infer<typeof savedFilterSchema> => ({
+export const toSavedFilter = (r: SavedFilterRow, actors: Actors): z.infer<typeof savedFilterSchema> => ({
   uuid: r.filter_uuid,
   name: r.name,
   objectName: r.object_name,
@@ -76,7 +77,8 @@ export const savedFiltersRoutes = (deps: { savedFilters: SavedFilters }): Fastif
       return page(await app.audit.all(companyActor(request).tenant, rows, toSavedFilter), total, n, limit);
     });
 
-    app.get('/:filterUuid', { config: auth, schema: { tags, params, response: { 200: envelope(savedFilterSchema), ...errors } } }, async (request) =>
+    historyRoute(app, 'saved-filters', { config: auth, tags, param: 'filterUuid' });
+    app.get('/:filterUuid', withAsOf(app, 'saved-filters', { config: auth, schema: { tags, params, response: { 200: envelope(savedFilterSchema), ...errors } } }, { param: 'filterUuid' }), async (request) =>
       ok(await app.audit.one(companyActor(request).tenant, await savedFilters.get(companyActor(request).tenant, request.params.filterUuid), toSavedFilter)),
     );
 

@@ -7,6 +7,7 @@ import { errorBodySchema } from '../http/error-body.js';
 import { paginationBody, pageOffset } from '../http/pagination.js';
 import { createViewBodySchema, toView, updateViewBodySchema, viewSchema } from './views.schemas.js';
 import type { ViewCaller, ViewsService } from './views.service.js';
+import { historyRoute, withAsOf } from '../history/history-routes.js';
 
 const tags = ['views'];
 const params = z.object({ uuid: z.uuid() });
@@ -54,7 +55,8 @@ export const viewsRoutes = (deps: { views: ViewsService }): FastifyPluginAsyncZo
       },
     );
 
-    app.get('/:uuid', { config: member, schema: { tags, params, response: { 200: envelope(viewSchema), ...errors } } }, async (request) =>
+    historyRoute(app, 'views', { config: member, tags });
+    app.get('/:uuid', withAsOf(app, 'views', { config: member, schema: { tags, params, response: { 200: envelope(viewSchema), ...errors } } }), async (request) =>
       ok(await render(request, await views.found(companyActor(request).tenant, readerOf(request), request.params.uuid))),
     );
 

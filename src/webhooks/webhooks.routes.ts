@@ -10,6 +10,7 @@ import { createWebhookBodySchema, formatSchema, toWebhook, updateWebhookBodySche
 import type { WebhookOwner, WebhooksService } from './webhooks.service.js';
 import type { Db } from '../db/db.js';
 import { propertyTopics } from '../../read-models/webhooks.queries.js';
+import { historyRoute, withAsOf } from '../history/history-routes.js';
 
 const tags = ['webhooks'];
 const params = z.object({ uuid: z.uuid() });
@@ -90,7 +91,8 @@ export const webhooksRoutes = (deps: { db: Db; webhooks: WebhooksService; ownerO
       },
     );
 
-    app.get('/:uuid', { config: read, schema: { tags, params, response: { 200: envelope(webhookSchema) } } }, async (request) =>
+    historyRoute(app, 'webhooks', { config: read, tags, scope: ownerOf });
+    app.get('/:uuid', withAsOf(app, 'webhooks', { config: read, schema: { tags, params, response: { 200: envelope(webhookSchema) } } }, { scope: ownerOf }), async (request) =>
       ok(await app.audit.one(companyActor(request).tenant, await webhooks.found(await ownerOf(request), request.params.uuid), toWebhook)),
     );
 
