@@ -45,6 +45,7 @@ import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
+import { registerCmsTransfer } from './cms-transfer/cms-transfer.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -167,5 +168,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   await registerEvents(app, { config, db });
+  await registerCmsTransfer(app, { db, store });
   return app;
 }
