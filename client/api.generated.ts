@@ -7581,6 +7581,221 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/cms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The selected company's site as one versioned document (formatVersion 1): environments, company module definitions, pages with their current documents, live menus, translation links. Templates, personal modules, page passwords and record values are not in it.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsExport"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cms/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Imports a document of GET /cms/export into the selected company: new uuids, menu and translation references remapped, pages bound to records of this company (`records`), module fields checked against its definitions. Everything is checked before the first write: any problem is one 400 listing them, and nothing is written. dryRun (default true) answers the list of changes only.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Default true: only the list of what would change; send dryRun=false to write */
+                    dryRun?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsImportInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsImportResult"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsImportResult"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/companies": {
         parameters: {
             query?: never;
@@ -8627,6 +8842,595 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The company's transfer status. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Attaches a web project made by hand in the v2 runtime (a new transfer). Repeating it with the same project changes nothing; 409 while the live site is on v2. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsTransferAttachInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/cutover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Moves the live hostname to the v2 runtime, recording the hostname, schema and repository and the v1 project it leaves. Repeating it with the same settings changes nothing; 409 without an attached project or when live on v2 with other settings. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsTransferCutoverInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/history/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Every transition of the company's transfers, oldest first (pagination request of spec 2.1).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransferHistoryItem"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Returns the live hostname to the stored v1 project. Repeating it changes nothing; 409 when the site was never cut over. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsTransferRollbackInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26421,6 +27225,254 @@ export interface components {
             scopes: string[];
             uuid: string;
         };
+        CmsExport: {
+            environments: {
+                default: boolean;
+                hostLabel: string;
+                htmlLang: string;
+                key: string;
+                label: string;
+                requiresAuth: boolean;
+                routing: string;
+                slugPrefix: string;
+            }[];
+            /** @description Epoch ms */
+            exportedAt: number;
+            /**
+             * @description The format of this document; this server reads 1
+             * @enum {number}
+             */
+            formatVersion: 1;
+            menus: {
+                environment: string;
+                items: components["schemas"]["WebMenuItem"][];
+                label: string;
+                name: string;
+                /** Format: uuid */
+                uuid: string;
+            }[];
+            modules: {
+                description: string;
+                fields: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            pages: {
+                document: {
+                    bodyJs: string;
+                    css: string;
+                    excerpt: string;
+                    headJs: string;
+                    modules: {
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        hidden: boolean;
+                        id: string;
+                        module: string;
+                    }[];
+                    seo: {
+                        [key: string]: unknown;
+                    };
+                    slug: string;
+                    title: string;
+                };
+                environment: string;
+                locale: string;
+                objectName: string;
+                /**
+                 * @description A password is never exported: a password page is imported members-only
+                 * @enum {string}
+                 */
+                protection: "none" | "password" | "members";
+                publication: {
+                    /** @description Epoch seconds of a pending publish */
+                    publishAt: number | null;
+                    /** @description Live when exported */
+                    published: boolean;
+                    /** @description Epoch seconds of a pending unpublish */
+                    unpublishAt: number | null;
+                };
+                /**
+                 * Format: uuid
+                 * @description The record the page is bound to in the exporting company
+                 */
+                recordUuid: string;
+                /**
+                 * Format: uuid
+                 * @description The page in the exporting company: what menus and translations of this document refer to
+                 */
+                uuid: string;
+            }[];
+            source: {
+                /** Format: uuid */
+                companyUuid: string;
+                subdomain: string;
+            };
+            /** @description Pairs of page uuids of this document linked as translations */
+            translations: (string)[][];
+        };
+        CmsExportInput: {
+            environments: {
+                default: boolean;
+                hostLabel: string;
+                htmlLang: string;
+                key: string;
+                label: string;
+                requiresAuth: boolean;
+                routing: string;
+                slugPrefix: string;
+            }[];
+            /** @description Epoch ms */
+            exportedAt: number;
+            /**
+             * @description The format of this document; this server reads 1
+             * @enum {number}
+             */
+            formatVersion: 1;
+            menus: {
+                environment: string;
+                items: components["schemas"]["WebMenuItemInput"][];
+                label: string;
+                name: string;
+                /** Format: uuid */
+                uuid: string;
+            }[];
+            modules: {
+                description: string;
+                fields: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            pages: {
+                document: {
+                    bodyJs: string;
+                    css: string;
+                    excerpt: string;
+                    headJs: string;
+                    modules: {
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        hidden: boolean;
+                        id: string;
+                        module: string;
+                    }[];
+                    seo: {
+                        [key: string]: unknown;
+                    };
+                    slug: string;
+                    title: string;
+                };
+                environment: string;
+                locale: string;
+                objectName: string;
+                /**
+                 * @description A password is never exported: a password page is imported members-only
+                 * @enum {string}
+                 */
+                protection: "none" | "password" | "members";
+                publication: {
+                    /** @description Epoch seconds of a pending publish */
+                    publishAt: number | null;
+                    /** @description Live when exported */
+                    published: boolean;
+                    /** @description Epoch seconds of a pending unpublish */
+                    unpublishAt: number | null;
+                };
+                /**
+                 * Format: uuid
+                 * @description The record the page is bound to in the exporting company
+                 */
+                recordUuid: string;
+                /**
+                 * Format: uuid
+                 * @description The page in the exporting company: what menus and translations of this document refer to
+                 */
+                uuid: string;
+            }[];
+            source: {
+                /** Format: uuid */
+                companyUuid: string;
+                subdomain: string;
+            };
+            /** @description Pairs of page uuids of this document linked as translations */
+            translations: (string)[][];
+        };
+        CmsImport: {
+            /** @description A CmsExport document (GET /api/v2/cms/export); its formatVersion is checked first */
+            document: unknown;
+            /** @description The exporting company's record uuid -> this company's record each page is bound to; a record not named keeps its uuid (a copied company) */
+            records?: {
+                [key: string]: string;
+            };
+        };
+        CmsImportChange: {
+            /** @enum {string} */
+            action: "create" | "keep" | "publish" | "schedule" | "link";
+            /** @description What it is: an environment key, a module name, env/locale/slug, env/name */
+            key: string;
+            /** @enum {string} */
+            kind: "environment" | "module" | "page" | "publication" | "translation" | "menu";
+            note: string | null;
+            sourceUuid: string | null;
+            /** @description The uuid made in this company (null in a dry run, or for what is kept) */
+            targetUuid: string | null;
+        };
+        CmsImportChangeInput: {
+            /** @enum {string} */
+            action: "create" | "keep" | "publish" | "schedule" | "link";
+            /** @description What it is: an environment key, a module name, env/locale/slug, env/name */
+            key: string;
+            /** @enum {string} */
+            kind: "environment" | "module" | "page" | "publication" | "translation" | "menu";
+            note: string | null;
+            sourceUuid: string | null;
+            /** @description The uuid made in this company (null in a dry run, or for what is kept) */
+            targetUuid: string | null;
+        };
+        CmsImportInput: {
+            /** @description A CmsExport document (GET /api/v2/cms/export); its formatVersion is checked first */
+            document: unknown;
+            /** @description The exporting company's record uuid -> this company's record each page is bound to; a record not named keeps its uuid (a copied company) */
+            records?: {
+                [key: string]: string;
+            };
+        };
+        CmsImportResult: {
+            changes: components["schemas"]["CmsImportChange"][];
+            counts: {
+                [key: string]: number;
+            };
+            dryRun: boolean;
+        };
+        CmsImportResultInput: {
+            changes: components["schemas"]["CmsImportChangeInput"][];
+            counts: {
+                [key: string]: number;
+            };
+            dryRun: boolean;
+        };
         CmsPageDTO: {
             document: {
                 bodyJs: string;
@@ -26630,6 +27682,148 @@ export interface components {
             expectedRevision: number;
             locale: string;
             patches: components["schemas"]["CmsPagePatchInput"][];
+        };
+        CmsTransfer: {
+            companyUuid: string;
+            /** @description Who serves the live site now; on v2 with the hostname, schema and repository recorded at the cutover */
+            live: {
+                hostname: string | null;
+                repository: string | null;
+                /** @enum {string} */
+                runtime: "v1" | "v2";
+                schema: string | null;
+            };
+            /** @description The attached v2 web project */
+            project: {
+                name: string;
+                previewHostname: string | null;
+                projectId: string;
+                repository: string;
+                schema: string;
+            } | null;
+            /** @description -1 before the first transition */
+            revision: number;
+            /** @enum {string} */
+            state: "not_started" | "attached" | "cut_over" | "rolled_back";
+            /** @description The transfer in course: each attach starts one */
+            transferUuid: string | null;
+            updatedAt: number | null;
+            updatedByUuid: string | null;
+            /** @description The stored v1 project a rollback returns the hostname to */
+            v1: {
+                hostname: string;
+                subdomain: string;
+            } | null;
+        };
+        CmsTransferAttach: {
+            /** @description Default: the projectId */
+            name?: string;
+            /** @description Where the v2 project answers before the cutover */
+            previewHostname?: string | null;
+            /** @description The id of the web project made in the v2 runtime */
+            projectId: string;
+            /** @description The https URL of the web project repository */
+            repository: string;
+            /** @description The v2 runtime schema the site content lives in */
+            schema: string;
+        };
+        CmsTransferAttachInput: {
+            /** @description Default: the projectId */
+            name?: string;
+            /** @description Where the v2 project answers before the cutover */
+            previewHostname?: string | null;
+            /** @description The id of the web project made in the v2 runtime */
+            projectId: string;
+            /** @description The https URL of the web project repository */
+            repository: string;
+            /** @description The v2 runtime schema the site content lives in */
+            schema: string;
+        };
+        CmsTransferCutover: {
+            /** @description The live hostname to move; default: the company's customDomain */
+            hostname?: string;
+            /** @description Default: the attached project's */
+            repository?: string;
+            /** @description Default: the attached project's */
+            schema?: string;
+        };
+        CmsTransferCutoverInput: {
+            /** @description The live hostname to move; default: the company's customDomain */
+            hostname?: string;
+            /** @description Default: the attached project's */
+            repository?: string;
+            /** @description Default: the attached project's */
+            schema?: string;
+        };
+        CmsTransferHistoryItem: {
+            at: number;
+            byUuid: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            fromState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            requestId: string;
+            revision: number;
+            /** @enum {string} */
+            toState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            transferUuid: string;
+            /** @description The event: CmsTransferAttached, CmsTransferCutOver, CmsTransferRolledBack */
+            type: string;
+        };
+        CmsTransferHistoryItemInput: {
+            at: number;
+            byUuid: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            fromState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            requestId: string;
+            revision: number;
+            /** @enum {string} */
+            toState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            transferUuid: string;
+            /** @description The event: CmsTransferAttached, CmsTransferCutOver, CmsTransferRolledBack */
+            type: string;
+        };
+        CmsTransferInput: {
+            companyUuid: string;
+            /** @description Who serves the live site now; on v2 with the hostname, schema and repository recorded at the cutover */
+            live: {
+                hostname: string | null;
+                repository: string | null;
+                /** @enum {string} */
+                runtime: "v1" | "v2";
+                schema: string | null;
+            };
+            /** @description The attached v2 web project */
+            project: {
+                name: string;
+                previewHostname: string | null;
+                projectId: string;
+                repository: string;
+                schema: string;
+            } | null;
+            /** @description -1 before the first transition */
+            revision: number;
+            /** @enum {string} */
+            state: "not_started" | "attached" | "cut_over" | "rolled_back";
+            /** @description The transfer in course: each attach starts one */
+            transferUuid: string | null;
+            updatedAt: number | null;
+            updatedByUuid: string | null;
+            /** @description The stored v1 project a rollback returns the hostname to */
+            v1: {
+                hostname: string;
+                subdomain: string;
+            } | null;
+        };
+        CmsTransferRollback: {
+            reason?: string;
+        };
+        CmsTransferRollbackInput: {
+            reason?: string;
         };
         Company: {
             copiedFrom: string | null;
