@@ -61,6 +61,16 @@ describe('CMS v2 transfer', () => {
     expect(again.transferUuid).not.toBe(attached.transferUuid);
   });
 
+  it('takes 8 concurrent identical attaches, cutovers and rollbacks as one transition each, every answer the same', async () => {
+    const owner = await signUpWithCompany(app);
+    for (const [path, body] of [['attach', project], ['cutover', { hostname: 'www.c.example.test' }], ['rollback', {}]] as const) {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => call(app, owner, 'POST', `${base(owner)}/${path}`, body)));
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect(new Set(answers.map((r) => JSON.stringify(r.body.data))).size).toBe(1);
+    }
+    expect((await eventsOf(owner.companyUuid)).map((e) => e.type)).toEqual(['CmsTransferAttached', 'CmsTransferCutOver', 'CmsTransferRolledBack']);
+  });
+
   it('refuses the transitions the state does not allow with 409 and the error body, and writes nothing', async () => {
     const owner = await signUpWithCompany(app);
     for (const path of ['cutover', 'rollback']) {
