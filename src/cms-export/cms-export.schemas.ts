@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENV_KEY } from '../../aggregates/environment/environment.decider.js';
 import { moduleFieldSchema } from '../../aggregates/module/module.schemas.js';
 import { pageFieldMax, SEO_KEY_MAX, SEO_VALUE_MAX } from '../../aggregates/page/page.document.js';
-import { SLUG } from '../../aggregates/page/page.patch.js';
+import { MAX_MODULES, SLUG } from '../../aggregates/page/page.patch.js';
 import { menuItemSchema } from '../../aggregates/web-menu/web-menu.schemas.js';
 import { localeSchema } from '../webpages/pages.schemas.js';
 
@@ -10,7 +10,7 @@ import { localeSchema } from '../webpages/pages.schemas.js';
 export const CMS_EXPORT_FORMAT_VERSION = 1;
 
 /** How much one document may hold: an import is checked whole in memory before its first write. */
-export const exportLimits = { environments: 50, modules: 500, pages: 2000, modulesPerPage: 200, menus: 500, translations: 4000 } as const;
+export const exportLimits = { environments: 50, modules: 500, pages: 2000, modulesPerPage: MAX_MODULES, menus: 500, translations: 4000 } as const;
 
 const NAME = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, _ and -, starting with a letter');
 const envKey = z.string().max(63).regex(ENV_KEY, 'an environment key');
@@ -29,22 +29,22 @@ const environment = z.strictObject({
 
 const moduleDefinition = z.strictObject({ name: NAME, label: z.string().min(1).max(200), description: text(2000), fields: z.array(moduleFieldSchema).max(100) });
 
-const pageModule = z.strictObject({ id: z.string().min(1).max(100), module: z.string().min(1).max(200), fields: z.record(z.string().max(63), z.unknown()), hidden: z.boolean() });
+const pageModule = z.strictObject({ id: z.string().min(1).max(1000), module: z.string().min(1).max(300), fields: z.record(z.string().max(200), z.unknown()), hidden: z.boolean() });
 
 const page = z.strictObject({
   uuid: z.uuid().describe('The page in the exporting company: what menus and translations of this document refer to'),
   recordUuid: z.uuid().describe('The record the page is bound to in the exporting company'),
-  objectName: z.string().max(63),
+  objectName: z.string().max(200),
   environment: envKey,
   locale: localeSchema,
   document: z.strictObject({
-    title: text(pageFieldMax.title).min(1),
+    title: text(pageFieldMax.title),
     slug: text(pageFieldMax.slug).regex(SLUG, 'a slug'),
     excerpt: text(pageFieldMax.excerpt),
     css: text(pageFieldMax.css),
     headJs: text(pageFieldMax.headJs),
     bodyJs: text(pageFieldMax.bodyJs),
-    seo: z.record(z.string().max(SEO_KEY_MAX), z.unknown()).refine((seo) => Object.keys(seo).length <= 50 && Object.values(seo).every((v) => v === null || (typeof v === 'string' && v.length <= SEO_VALUE_MAX)), 'at most 50 keys of string (or null) values'),
+    seo: z.record(z.string().max(SEO_KEY_MAX), z.unknown()).refine((seo) => Object.keys(seo).length <= 200 && Object.values(seo).every((v) => v === null || (typeof v === 'string' && v.length <= SEO_VALUE_MAX)), 'at most 200 keys of string (or null) values'),
     modules: z.array(pageModule).max(exportLimits.modulesPerPage),
   }),
   protection: z.enum(['none', 'password', 'members']).describe('A password is never exported: a password page is imported members-only'),

@@ -4,7 +4,7 @@ import { environmentsOf } from '../../read-models/cms-environments.queries.js';
 import { siteMenus, siteModules, sitePages, siteTranslations } from '../../read-models/cms-export.queries.js';
 import { companyOf } from '../../read-models/companies.queries.js';
 import type { Db } from '../db/db.js';
-import { CMS_EXPORT_FORMAT_VERSION, exportLimits, type CmsExport } from './cms-export.schemas.js';
+import { CMS_EXPORT_FORMAT_VERSION, cmsExportSchema, exportLimits, type CmsExport } from './cms-export.schemas.js';
 
 /**
  * One company's site as one document: environments, company module definitions, pages (not
@@ -29,7 +29,7 @@ export function makeCmsExportService(deps: { db: Db }) {
         throw new DomainError('STATE_NOT_ALLOWED', message, [{ message, type: 'GENERAL', correctionSuggestion: 'Delete what the site no longer uses, or copy it in parts' }]);
       }
       const nowSeconds = Math.floor(now / 1000);
-      return {
+      const document: CmsExport = {
         formatVersion: CMS_EXPORT_FORMAT_VERSION,
         exportedAt: now,
         source: { companyUuid: tenant, subdomain: company?.subdomain ?? '' },
@@ -52,6 +52,12 @@ export function makeCmsExportService(deps: { db: Db }) {
         menus: menus.map((m) => ({ uuid: m.menu_uuid, name: m.name, label: m.label, environment: m.environment, items: m.items })),
         translations,
       };
+      // What the site holds must be what an import would take: a value the format cannot carry
+      // (older data, a limit changed since) is a 409 naming it, never a 500 or a document refused later.
+      const checked = cmsExportSchema.safeParse(document);
+      if (checked.success) return document;
+      const details = checked.error.issues.slice(0, 10).map((i) => ({ message: `${i.path.join('.')}: ${i.message}`, type: 'INVALID_VALUE' as const, correctionSuggestion: 'Change the value in the CMS so that it fits the export format (docs/cms.md)' }));
+      throw new DomainError('STATE_NOT_ALLOWED', `The site holds ${checked.error.issues.length} values the export format cannot carry`, details);
     },
   };
 }

@@ -85,6 +85,20 @@ describe('CMS export', () => {
   });
 });
 
+describe('CMS export of a site the format cannot carry', () => {
+  it('is a 409 naming the value, not a 500', async () => {
+    const c = await aTarget();
+    await data(app, c.who, 'POST', '/api/v2/cms/environments', { key: 'production' });
+    const page = await data(app, c.who, 'POST', '/api/v2/webpages', { recordUuid: Object.values(c.records)[0] });
+    // Older data: a page whose stored SEO map has more keys than the format carries.
+    const seo = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, 'v']));
+    await t.platform.db.query(`update rm_pages set document = jsonb_set(document, '{seo}', $2::jsonb) where page_uuid = $1`, [page.uuid, JSON.stringify(seo)]);
+    const res = await call(app, c.who, 'GET', '/api/v2/cms/export');
+    expectErrorBody(res, 409, 'INVALID_VALUE');
+    expect(res.body.errors[0].message).toMatch(/^pages\.0\.document\.seo: at most 200 keys/);
+  });
+});
+
 describe('CMS import', () => {
   it('a dry run lists what would change and writes nothing; the import then gives the same public pages and menus', async () => {
     const b = await aTarget();
