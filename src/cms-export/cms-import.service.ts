@@ -20,6 +20,20 @@ export interface CmsServices {
   translations: TranslationsService;
 }
 
+/** How many pages an import writes at a time. */
+const PAGE_WRITERS = 8;
+
+/** `fn` over `items`, at most `n` at a time; the first failure is thrown once the others in flight end. */
+async function inParallel<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(n, items.length) }, worker));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 const remapItems = (items: readonly MenuItem[], pages: ReadonlyMap<string, string>): MenuItem[] =>
   items.map((item) => ({
     ...item,
@@ -54,27 +68,26 @@ export function makeCmsImportService(deps: { db: Db; cms: CmsServices }) {
     const envs = makeDefault ? [...create.filter((e) => e.key === makeDefault), ...create.filter((e) => e.key !== makeDefault)] : create;
     for (const e of envs) await cms.environments.create(context, { ...e, default: e.key === makeDefault });
     for (const m of plan.modules) await cms.modules.create(context, null, m);
-    for (const page of plan.pages) {
+    // Pages are independent streams: several at a time, so the event store's group commit takes
+    // their appends together. Each page's publication follows its creation.
+    await inParallel(plan.pages, PAGE_WRITERS, async (page) => {
       const pageUuid = randomUUID();
       const { document, environment, locale, protection } = page.source;
-      await cms.pages.run(
-        context.tenant,
-        pageUuid,
-        {
-          type: 'CreatePage',
-          info: { pageUuid, recordUuid: page.recordUuid, objectUuid: page.objectUuid, objectName: page.objectName, environment, locale, template: false },
-          title: document.title,
-          slug: document.slug,
-          protection: { type: protection === 'none' ? 'none' : 'members' },
-          document: { modules: document.modules, seo: document.seo, excerpt: document.excerpt, css: document.css, headJs: document.headJs, bodyJs: document.bodyJs },
-        },
-        context,
-      );
+      const run = (command: Parameters<PagesService['run']>[2]) => cms.pages.run(context.tenant, pageUuid, command, context);
+      await run({
+        type: 'CreatePage',
+        info: { pageUuid, recordUuid: page.recordUuid, objectUuid: page.objectUuid, objectName: page.objectName, environment, locale, template: false },
+        title: document.title,
+        slug: document.slug,
+        protection: { type: protection === 'none' ? 'none' : 'members' },
+        document: { modules: document.modules, seo: document.seo, excerpt: document.excerpt, css: document.css, headJs: document.headJs, bodyJs: document.bodyJs },
+      });
       made.set(page.source.uuid, pageUuid);
-      if (page.publishNow || page.publishAt !== null) await cms.pages.publish(context, pageUuid, page.publishAt === null ? {} : { publishAt: page.publishAt }, true);
-      if (page.unpublishAt !== null) await cms.pages.publish(context, pageUuid, { unpublishAt: page.unpublishAt }, false);
-    }
-    for (const [a, b] of plan.translations) await cms.translations.link(context, made.get(a)!, made.get(b)!);
+      const now = Math.floor(context.now / 1000);
+      if (page.publishNow || page.publishAt !== null) await run({ type: 'PublishPage', publishAt: page.publishAt ?? undefined, now });
+      if (page.unpublishAt !== null) await run({ type: 'UnpublishPage', unpublishAt: page.unpublishAt, now });
+    });
+    await inParallel(plan.translations, PAGE_WRITERS, ([a, b]) => cms.translations.link(context, made.get(a)!, made.get(b)!));
     for (const m of plan.menus) {
       const row = await cms.menus.create(context, { name: m.name, label: m.label, environment: m.environment, items: remapItems(m.items as MenuItem[], made) });
       made.set(m.uuid, row.menu_uuid);
