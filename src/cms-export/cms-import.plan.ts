@@ -91,16 +91,15 @@ export interface ImportPlan {
 const change = (kind: ImportChange['kind'], action: ImportChange['action'], key: string, sourceUuid: string | null = null, note: string | null = null): ImportChange => ({ kind, action, key, sourceUuid, targetUuid: null, note });
 const sameFields = (a: ModuleSettings, b: ModuleSettings) => JSON.stringify(a.fields.map((f) => [f.name, f.type, f.required, f.options ?? null])) === JSON.stringify(b.fields.map((f) => [f.name, f.type, f.required, f.options ?? null]));
 
-/**
- * Checks the whole document against the target company and returns what the import would do, or
- * throws one 400 listing every problem (the first 50). Pure: every fact is read beforehand.
- */
-export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
-  const p = problemList();
-  const changes: ImportChange[] = [];
-  const at = (path: string) => `body.document.${path}`;
+/** What the sections of a plan share: the problems, the change list, and the path of a document field. */
+interface Planning {
+  p: ReturnType<typeof problemList>;
+  changes: ImportChange[];
+  at: (path: string) => string;
+}
 
-  // Environments: by key; those the company has are kept as they are.
+/** Environments by key: those the company has are kept as they are. */
+function planEnvironments({ p, changes, at }: Planning, doc: CmsExport, facts: ImportFacts) {
   const existing = new Map(facts.environments.map((e) => [e.key, e]));
   const envKeys = new Set<string>();
   const create: CmsExport['environments'][number][] = [];
@@ -117,8 +116,11 @@ export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
   if (existing.size + create.length > 50) p.add(at('environments'), `the company would have ${existing.size + create.length} environments`, 'A company has at most 50 environments: import fewer');
   const makeDefault = existing.size === 0 ? (create.find((e) => e.default) ?? create[0])?.key ?? null : null;
   const envExists = (key: string) => existing.has(key) || envKeys.has(key);
+  return { create, makeDefault, envExists };
+}
 
-  // Modules: by name; a definition the company has is kept, and the pages are checked against it.
+/** Module definitions by name: one the company has is kept, and the pages are checked against it. */
+function planModules({ changes, p, at }: Planning, doc: CmsExport, facts: ImportFacts) {
   const catalogue = new Map(facts.catalogue);
   const modules: ModuleSettings[] = [];
   doc.modules.forEach((m, i) => {
@@ -131,8 +133,11 @@ export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
       changes.push(change('module', 'create', m.name));
     }
   });
+  return { catalogue, modules };
+}
 
-  // Pages: bound to a record of this company, unique places and slugs, modules checked.
+/** Pages: bound to a record of this company, unique places and slugs, modules checked. */
+function planPages({ p, changes, at }: Planning, doc: CmsExport, facts: ImportFacts, envExists: (key: string) => boolean, catalogue: ModuleCatalogue) {
   const pageUuids = new Map<string, ExportPage>();
   const places = new Set<string>();
   const slugs = new Set<string>();
@@ -169,8 +174,11 @@ export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
     else if (publishAt !== null) changes.push(change('publication', 'schedule', key, page.uuid, `publish at ${publishAt}${unpublishAt ? `, unpublish at ${unpublishAt}` : ''}`));
     if (record) pages.push({ source: page, recordUuid, objectUuid: record.objectUuid, objectName: record.objectName, publishNow, publishAt, unpublishAt });
   });
+  return { pageUuids, pages };
+}
 
-  // Translations: both pages in the document, in two environments.
+/** Translations: both pages in the document, in two environments. */
+function planTranslations({ p, changes, at }: Planning, doc: CmsExport, pageUuids: ReadonlyMap<string, ExportPage>) {
   const pairs = new Set<string>();
   const translations: [string, string][] = [];
   doc.translations.forEach(([a, b], i) => {
@@ -183,8 +191,11 @@ export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
     translations.push([a, b]);
     changes.push(change('translation', 'link', `${pa.environment}/${pa.locale}/${pa.document.slug} ~ ${pb.environment}/${pb.locale}/${pb.document.slug}`, a));
   });
+  return translations;
+}
 
-  // Menus: unique names per environment, links to pages of the document only.
+/** Menus: unique names per environment, links to pages of the document only. */
+function planMenus({ p, changes, at }: Planning, doc: CmsExport, facts: ImportFacts, envExists: (key: string) => boolean, pageUuids: ReadonlyMap<string, ExportPage>) {
   const menuNames = new Set<string>();
   const menuUuids = new Set<string>();
   doc.menus.forEach((m, i) => {
@@ -201,7 +212,19 @@ export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
     }
     changes.push(change('menu', 'create', name, m.uuid));
   });
+}
 
-  p.throwIfAny();
-  return { environments: { create, makeDefault }, modules, pages, translations, menus: doc.menus, changes };
+/**
+ * Checks the whole document against the target company and returns what the import would do, or
+ * throws one 400 listing every problem (the first 50). Pure: every fact is read beforehand.
+ */
+export function planImport(doc: CmsExport, facts: ImportFacts): ImportPlan {
+  const planning: Planning = { p: problemList(), changes: [], at: (path) => `body.document.${path}` };
+  const { create, makeDefault, envExists } = planEnvironments(planning, doc, facts);
+  const { catalogue, modules } = planModules(planning, doc, facts);
+  const { pageUuids, pages } = planPages(planning, doc, facts, envExists, catalogue);
+  const translations = planTranslations(planning, doc, pageUuids);
+  planMenus(planning, doc, facts, envExists, pageUuids);
+  planning.p.throwIfAny();
+  return { environments: { create, makeDefault }, modules, pages, translations, menus: doc.menus, changes: planning.changes };
 }
