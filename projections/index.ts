@@ -23,6 +23,7 @@ import { inboxPreferencesProjection, notificationsProjection } from './notificat
 import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
+import { cmsTransfersProjection } from './cms-transfers.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -63,4 +64,6 @@ export const projections: readonly Projection[] = [
   // Forms (issue 18).
   formsProjection,
   formSubmissionsProjection,
+  // CMS v2 transfer (issue 37).
+  cmsTransfersProjection,
 ];

@@ -48,6 +48,8 @@ import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
 import { registerNotifications } from './notifications/notifications.module.js';
 import { registerHistory } from './history/history.module.js';
+import { registerCmsTransfer } from './cms-transfer/cms-transfer.module.js';
+import { registerCmsExport } from './cms-export/cms-export.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -167,11 +169,13 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { files } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
-  await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
+  const cms = await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
   await registerApps(app, { config, db, store, guard, webhookRuntime });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   const { feeds } = await registerEvents(app, { config, db });
   await registerNotifications(app, { config, db, store, feeds });
+  await registerCmsTransfer(app, { db, store });
+  await registerCmsExport(app, { config, db, cms });
   return app;
 }

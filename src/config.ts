@@ -34,6 +34,8 @@ const configSchema = z
     FORMS_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(20),
     FORMS_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
     FORMS_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
+    // CMS import (issue 37, docs/cms.md): the largest site document POST /cms/import takes.
+    CMS_IMPORT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
     FORMS_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
     // Identity (issue 3): sessions, passwords, login throttling, one-time tokens, mail.
     SESSION_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3600 * 1000),

@@ -28,7 +28,10 @@ declare module 'fastify' {
   }
 }
 
-/** Webpages and the CMS (issue 16): routes under /api/v2 and the page scheduler (started on ready when REACTORS_ENABLED). */
+/**
+ * Webpages and the CMS (issue 16): routes under /api/v2 and the page scheduler (started on ready when
+ * REACTORS_ENABLED). Returns the CMS services (the site import writes through them).
+ */
 export async function registerWebpages(app: FastifyInstance, deps: { config: Config; db: Db; store: EventStore; appModules?: (tenant: string) => Promise<ModuleCatalogue> }) {
   const { db, store, config } = deps;
   const passwordLogN = config.PASSWORD_SCRYPT_LOG_N;
@@ -36,13 +39,15 @@ export async function registerWebpages(app: FastifyInstance, deps: { config: Con
   const pages = makePagesService({ db, store, passwordLogN, catalogue: modules.catalogue });
   const history = makePageHistory({ db, pages });
   const environments = makeEnvironmentsService({ db, store });
+  const translations = makeTranslationsService({ db, store, pages });
+  const menus = makeWebMenusService({ db, store });
   await app.register(pagesRoutes({ pages, history }), { prefix: '/api/v2' });
   await app.register(environmentsRoutes({ environments }), { prefix: '/api/v2' });
   await app.register(modulesRoutes({ modules }), { prefix: '/api/v2' });
-  await app.register(translationsRoutes({ translations: makeTranslationsService({ db, store, pages }) }), { prefix: '/api/v2' });
+  await app.register(translationsRoutes({ translations }), { prefix: '/api/v2' });
   await app.register(templatesRoutes({ templates: makeTemplatesService({ db, pages, modules }) }), { prefix: '/api/v2' });
   await app.register(publicPagesRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
-  await app.register(webMenusRoutes({ menus: makeWebMenusService({ db, store }) }), { prefix: '/api/v2' });
+  await app.register(webMenusRoutes({ menus }), { prefix: '/api/v2' });
   await app.register(publicMenusRoutes({ db }), { prefix: '/api/v2' });
   await app.register(previewsRoutes({ db, passwordLogN }), { prefix: '/api/v2' });
 
@@ -60,4 +65,5 @@ export async function registerWebpages(app: FastifyInstance, deps: { config: Con
   app.decorate('pageScheduler', runtime);
   if (config.REACTORS_ENABLED) app.addHook('onReady', async () => runtime.start());
   app.addHook('onClose', async () => runtime.stop());
+  return { environments, modules, pages, menus, translations };
 }
