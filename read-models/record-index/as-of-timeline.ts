@@ -1,7 +1,7 @@
 import type { FilterableRecord } from '../../aggregates/record-filter/filter.evaluate.js';
 import { RECORD_STREAM_PREFIX } from '../../aggregates/record/record.events.js';
 import type { Sql } from '../../ports/sql.js';
-import { objectRecordEvents, recordEventsAfter, streamEventsTo, type LoggedRecordEvent } from './as-of.queries.js';
+import { objectRecordUuids, recordEventsAfter, recordsEventsTo, safeHead, streamEventsTo, type LoggedRecordEvent } from './as-of.queries.js';
 
 /**
  * A record as it was after one of its events: what the evaluator reads (FilterableRecord) and
@@ -119,10 +119,26 @@ const uuidOf = (streamId: string) => streamId.slice(RECORD_STREAM_PREFIX.length)
 const entersObject = (e: LoggedRecordEvent, objectUuid: string) =>
   (e.type === 'RecordCreated' && e.data.objectUuid === objectUuid) || (e.type === 'RecordExtended' && e.data.extendedObjectUuid === objectUuid);
 
+const BUILD_PAGE = 5_000;
+
+/**
+ * The object's timeline up to the log's safe place: its records (by their rows) read 5,000 at a
+ * time with their events up to that place, the event loop given back between pages (ADR 0019's
+ * rule: no request's build freezes the others). Events past the place are read by `catchUp`.
+ */
 export async function buildTimeline(sql: Sql, tenant: string, objectUuid: string): Promise<ObjectTimeline> {
-  const { events, place } = await objectRecordEvents(sql, tenant, objectUuid);
+  const place = await safeHead(sql);
   const t: ObjectTimeline = { objectUuid, records: new Map(), place, tail: [], events: 0 };
-  for (const e of events) add(t, e);
+  if (!place) return t;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const uuids = await objectRecordUuids(sql, tenant, objectUuid, after, BUILD_PAGE);
+    if (uuids.length === 0) break;
+    for (const e of await recordsEventsTo(sql, tenant, uuids, place)) add(t, e);
+    after = uuids[uuids.length - 1]!;
+    if (uuids.length < BUILD_PAGE) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   return t;
 }
 

@@ -42,43 +42,51 @@ const toEvent = (r: EventRow): LoggedRecordEvent => ({
 const eventColumns = `e.transaction_id::text as tx, e.position, e.stream_id, e.type, e.data, e.metadata ->> 'userUuid' as user_uuid, e.occurred_at,
   e.transaction_id < pg_snapshot_xmin(pg_current_snapshot()) as safe`;
 
-/** The company's last position, and the last one at or before `time` (null: none). */
+/**
+ * The log's last position (the highest of the last 1,000 events in the log's order: positions are
+ * taken in that order but for transactions still open, so this is the head give or take those),
+ * and the position of the company's last event at or before `time` (by time, then position; null:
+ * none). Both walk an index from its end: no count or scan of the company's events.
+ */
 export async function logPositions(sql: Sql, tenant: string, time?: number): Promise<{ head: number | null; atTime: number | null }> {
   const [row] = await sql.query<{ head: string | null; at_time: string | null }>(
-    `select (select max(position) from events where tenant = $1) as head,
-            (select max(position) from events where tenant = $1 and occurred_at <= $2) as at_time`,
+    `select (select max(position) from (select position from events order by transaction_id desc, position desc limit 1000) last) as head,
+            (select position from events where tenant = $1 and occurred_at <= $2 order by occurred_at desc, position desc limit 1) as at_time`,
     [tenant, time ?? 0],
+    'as_of_positions',
   );
   return { head: row?.head == null ? null : Number(row.head), atTime: time === undefined || row?.at_time == null ? null : Number(row.at_time) };
 }
 
-/**
- * The events of the records of an object (by their rows: the primary object's and the extended
- * ones), in the log's order, up to the last place no open transaction can precede; and that
- * place. One statement, so the rows and the events are of one snapshot.
- */
-export async function objectRecordEvents(sql: Sql, tenant: string, objectUuid: string): Promise<{ events: LoggedRecordEvent[]; place: { tx: string; position: number } | null }> {
-  const rows = await sql.query<EventRow & { head_tx: string | null; head_position: string | null }>(
-    `with head as (
-       select transaction_id, position from events
-        where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by transaction_id desc, position desc limit 1
-     ), streams as (
-       select $3 || r.uuid::text as stream_id from records r where r.tenant = $1 and r.object_uuid = $2
-     )
-     select h.transaction_id::text as head_tx, h.position as head_position, x.*
-       from (select 1) one left join head h on true
-       left join lateral (
-         select ${eventColumns} from events e
-          where e.tenant = $1 and e.stream_id in (select stream_id from streams)
-            and (e.transaction_id, e.position) <= (h.transaction_id, h.position)
-          order by e.transaction_id, e.position
-       ) x on true`,
-    [tenant, objectUuid, RECORD_STREAM_PREFIX],
+/** The last place of the log no open transaction can precede (null: an empty log). */
+export async function safeHead(sql: Sql): Promise<{ tx: string; position: number } | null> {
+  const [row] = await sql.query<{ tx: string; position: string }>(
+    `select transaction_id::text as tx, position from events
+      where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by transaction_id desc, position desc limit 1`,
   );
-  const first = rows[0];
-  const place = first?.head_tx ? { tx: first.head_tx, position: Number(first.head_position) } : null;
-  return { events: rows.filter((r) => r.tx !== null).map(toEvent), place };
+  return row ? { tx: row.tx, position: Number(row.position) } : null;
+}
+
+/** A page of the object's record uuids (its rows: primary and extended), in uuid order after `after`. */
+export async function objectRecordUuids(sql: Sql, tenant: string, objectUuid: string, after: string, limit: number): Promise<string[]> {
+  const rows = await sql.query<{ uuid: string }>(
+    'select uuid from records where tenant = $1 and object_uuid = $2 and uuid > $3 order by uuid limit $4',
+    [tenant, objectUuid, after, limit],
+    'as_of_record_uuids',
+  );
+  return rows.map((r) => r.uuid);
+}
+
+/** The events of these records up to a place of the log, each record's in its order. */
+export async function recordsEventsTo(sql: Sql, tenant: string, uuids: readonly string[], to: { tx: string; position: number }): Promise<LoggedRecordEvent[]> {
+  const rows = await sql.query<EventRow>(
+    `select ${eventColumns} from events e
+      where e.tenant = $1 and e.stream_id = any($2::text[]) and (e.transaction_id, e.position) <= ($3::text::xid8, $4::bigint)
+      order by e.stream_id, e.revision`,
+    [tenant, uuids.map((u) => `${RECORD_STREAM_PREFIX}${u}`), to.tx, to.position],
+  );
+  return rows.map(toEvent);
 }
 
 /**

@@ -68,7 +68,7 @@ export function makeListAsOf(deps: { db: Db; store: Pick<EventStore, 'name'>; no
     if (req.query !== undefined && req.query.trim() !== '') throw invalid('body.query', 'a free-text query does not combine with asOf', 'Filter with filters (e.g. contains) instead of query, or omit asOf', 'INVALID_VALUE');
     if (namesRelation(req)) throw invalid('body.filters', 'a relation condition does not combine with asOf', 'Filter on the object\'s own properties, or omit asOf', 'INVALID_VALUE');
     const { head, atTime } = await logPositions(db, tenant, 'time' in at ? at.time : undefined);
-    if ('position' in at && at.position > (head ?? 0)) throw bad(`asOf position ${at.position} is past the company's last event (${head ?? 0})`, `Send a position up to ${head ?? 0}, or omit asOf`);
+    if ('position' in at && at.position > (head ?? 0)) throw bad(`asOf position ${at.position} is past the log's last event (${head ?? 0})`, `Send a position up to ${head ?? 0}, or omit asOf`);
     const position = 'position' in at ? at.position : (atTime ?? 0);
     const [then] = await objectsAt(db, tenant, [object], position);
     const compiled = compileIndexRequest({ properties: catalogOf([then!]) }, req, opts.savedFilter);

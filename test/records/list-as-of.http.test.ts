@@ -24,7 +24,7 @@ async function head(who: TestTenant): Promise<number> {
 }
 
 const pause = () => new Promise((r) => setTimeout(r, 5));
-const titles = (res: { body: { data: { properties: { title?: string } }[] } }) => res.body.data.map((r) => r.properties.title);
+const titles = (res: { body: Record<string, any> }) => (res.body.data as { properties: { title?: string } }[]).map((r) => r.properties.title);
 
 describe('POST /{objectName}/index with asOf', () => {
   it('answers the page, total included, as it was at a log position or a time, and says which position', async () => {
