@@ -595,7 +595,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description A page of the object's records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived. See docs/records.md.
+         * @description A page of the object's records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived; asOf (our extension): the page as it was at a log position or time. See docs/records.md.
          *
          *     Auth: roles any company role; scopes none.
          */
@@ -615,7 +615,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["RecordIndexRequestInput"] | null;
+                    "application/json": components["schemas"]["RecordListRequestInput"] | null;
                 };
             };
             responses: {
@@ -626,6 +626,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Only when the request had asOf: the log position the page reflects */
+                            asOf?: components["schemas"]["ListAsOf"];
                             data: components["schemas"]["Record"][];
                             lastPage: number;
                             message: string;
@@ -27427,6 +27429,18 @@ export interface components {
             };
             viewUuid: string | null;
         };
+        ListAsOf: {
+            /** @description The last log position the page reflects: the same request with asOf = this position answers the same */
+            position: number;
+            /** @description The time asked for (epoch ms), when asOf was a time */
+            time: number | null;
+        };
+        ListAsOfInput: {
+            /** @description The last log position the page reflects: the same request with asOf = this position answers the same */
+            position: number;
+            /** @description The time asked for (epoch ms), when asOf was a time */
+            time: number | null;
+        };
         LoggedEvent: {
             causationId: string | null;
             correlationId: string;
@@ -28559,6 +28573,79 @@ export interface components {
             /** @description Records of the object with the User trait: the user the record is linked to while a member of the company (docs/records.md), else null */
             user: components["schemas"]["AuditUserInput"] | null;
             uuid: string;
+        };
+        RecordListRequest: {
+            /**
+             * @description exclude (default) | include | only: archived (soft-deleted) records
+             * @default exclude
+             * @enum {string}
+             */
+            archived: "exclude" | "include" | "only";
+            /** @description Our extension (docs/records.md, "Lists as of a time"): a log position (e.g. 20577) or an ISO 8601 time with a zone: the page as it was then */
+            asOf?: string;
+            /** @description The same groups in the webhook / saved-filter shape {groups: [...]} */
+            filter?: components["schemas"]["RecordFilterGroups"];
+            /** @default [] */
+            filters: components["schemas"]["RecordFilter"][];
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItem"][];
+            }[];
+            /** @default 25 */
+            limit: number;
+            /** @default 0 */
+            page: number;
+            /** @description Free-text search over the text properties, ranked */
+            query?: string;
+            /**
+             * Format: uuid
+             * @description Applies the saved filter with this uuid (AND with the rest)
+             */
+            savedFilter?: string;
+            show?: string[];
+            /** @default [] */
+            sort: {
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+                key: string;
+            }[];
+        };
+        RecordListRequestInput: {
+            /**
+             * @description exclude (default) | include | only: archived (soft-deleted) records
+             * @default exclude
+             * @enum {string}
+             */
+            archived?: "exclude" | "include" | "only";
+            /** @description Our extension (docs/records.md, "Lists as of a time"): a log position (e.g. 20577) or an ISO 8601 time with a zone: the page as it was then */
+            asOf?: string;
+            /** @description The same groups in the webhook / saved-filter shape {groups: [...]} */
+            filter?: components["schemas"]["RecordFilterGroupsInput"];
+            filters?: components["schemas"]["RecordFilterInput"][];
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItemInput"][];
+            }[];
+            /** @default 25 */
+            limit?: number;
+            /** @default 0 */
+            page?: number;
+            /** @description Free-text search over the text properties, ranked */
+            query?: string;
+            /**
+             * Format: uuid
+             * @description Applies the saved filter with this uuid (AND with the rest)
+             */
+            savedFilter?: string;
+            show?: string[];
+            sort?: {
+                /** @enum {string} */
+                direction?: "asc" | "desc";
+                key: string;
+            }[];
         };
         RecordRelationEntry: {
             edgeProperties: {
