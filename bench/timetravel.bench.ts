@@ -91,7 +91,7 @@ try {
   await platform.db.query('vacuum analyze records');
   await platform.db.query('vacuum analyze record_values');
   const [{ events, first, last }] = await platform.db.query<{ events: string; first: string; last: string }>(
-    'select count(*) as events, min(occurred_at) as first, max(occurred_at) as last from events where tenant = $1',
+    `select count(*) as events, min(occurred_at) filter (where stream_id like 'record-%') as first, max(occurred_at) as last from events where tenant = $1`,
     [tenant],
   );
   say(`time travel bench: ${N.toLocaleString('en-US')} records, ${Number(events).toLocaleString('en-US')} events of the company (seeded in ${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -103,9 +103,10 @@ try {
     const res = await call('POST', '/api/v2/deal/index', token, { ...body, ...extra });
     return { ms: performance.now() - t0, total: res.total as number };
   };
-  const [head] = await platform.db.query<{ p: string }>('select max(position) as p from events where tenant = $1', [tenant]);
+  // Past points after the schema was made (before it, a filter on amount is a 400: the property did not exist).
+  const [head] = await platform.db.query<{ p: string; r: string }>(`select max(position) as p, min(position) filter (where stream_id like 'record-%') as r from events where tenant = $1`, [tenant]);
   const pastTime = (i: number) => new Date(Number(first) + (mix(i) % (Number(last) - Number(first)))).toISOString();
-  const pastPosition = (i: number) => String(1 + (mix(i + 99) % Number(head!.p)));
+  const pastPosition = (i: number) => String(Number(head!.r) + (mix(i + 99) % (Number(head!.p) - Number(head!.r))));
   const build = await list({ asOf: pastTime(0) });
   const now: number[] = [];
   const byTime: number[] = [];
