@@ -40,3 +40,7 @@ export { MAX_VALUE_SETS } from './row-bits.js';
 export { sortSteps, type Steps } from './steps.js';
 export { parseVector, plainQuery, tsRank } from './text-rank.js';
 export type { ObjectRows } from './object-rows.queries.js';
+
+// Lists as of a log position (issue 38, ADR 0020): src/records/list-as-of.ts, the app's
+// configuration, the bench (bench/timetravel.bench.ts) and the property test.
+export { asOfStats, configureAsOf, listAsOf, logPositions, propertiesAt, type RecordThen } from './as-of.js';

@@ -5,6 +5,7 @@ import type { EventStore } from '../event-store/port.js';
 import { historyRoutes } from './history.routes.js';
 import { makeRecordHistory } from './records.history.js';
 import { makeRecordReads } from './records.reads.js';
+import { makeListAsOf } from './list-as-of.js';
 import { recordsRoutes } from './records.routes.js';
 import { makeRecordsService, type RecordsService } from './records.service.js';
 import { makeSavedFilters } from './saved-filters.service.js';
@@ -29,7 +30,7 @@ export async function registerRecords(app: FastifyInstance, deps: { db: Db; stor
   const reads = makeRecordReads({ db, store });
   const history = makeRecordHistory({ db, store });
   const savedFilters = makeSavedFilters({ db, store, records });
-  await app.register(recordsRoutes({ records, reads, history, savedFilters }), { prefix: '/api/v2' });
+  await app.register(recordsRoutes({ records, reads, history, savedFilters, pageAsOf: makeListAsOf({ db, store }) }), { prefix: '/api/v2' });
   await app.register(historyRoutes({ db, history }), { prefix: '/api/v2' });
   await app.register(recordTeamsRoutes({ db, store }), { prefix: '/api/v2' });
   await app.register(recordUserRoutes({ records, reads }), { prefix: '/api/v2' });

@@ -48,7 +48,7 @@ export const catalogOf = (objects: readonly RecordObject[]): FilterCatalog['prop
 };
 
 /** Whether a request names a relation (a dotted key, or a group item with `relation`). */
-function namesRelation(req: RecordIndexRequest): boolean {
+export function namesRelation(req: RecordIndexRequest): boolean {
   const groups = [...(req.groups ?? []), ...(req.filter?.groups ?? [])];
   return req.filters.some((f) => f.key.includes('.') && !f.key.startsWith('properties.')) || groups.some((g) => g.items.some((i) => Boolean(i.relation) || ((i.property ?? i.key ?? '').includes('.') && !(i.property ?? i.key ?? '').startsWith('properties.'))));
 }

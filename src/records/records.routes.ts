@@ -9,6 +9,7 @@ import { errorBodySchema } from '../http/error-body.js';
 import { recordsJson } from './record-json.js';
 import { recordSchema } from './record-view.js';
 import type { RecordHistory } from './records.history.js';
+import { asOfReplySchema, listAsOfField, type makeListAsOf } from './list-as-of.js';
 import type { RecordReads } from './records.reads.js';
 import {
   deleteQuerySchema,
@@ -42,13 +43,16 @@ const dynamic = { auth: {}, dynamicPath: true } as const;
 const errors = Object.fromEntries([400, 401, 403, 404, 409].map((c) => [c, errorBodySchema]));
 const dataNull = z.object({ message: z.string(), data: z.null() });
 const dataString = z.object({ message: z.string(), data: z.string() });
-const indexBody = recordIndexRequestSchema.nullable().optional().transform((v) => v ?? recordIndexRequestSchema.parse({}));
+const listRequestSchema = recordIndexRequestSchema.extend({ asOf: listAsOfField }).meta({ id: 'RecordListRequest' });
+const indexBody = listRequestSchema.nullable().optional().transform((v) => v ?? listRequestSchema.parse({}));
+const listAsOfEnvelope = listEnvelope(recordSchema).extend({ asOf: asOfReplySchema.optional().describe('Only when the request had asOf: the log position the page reflects') });
 
 export interface RecordRoutesDeps {
   records: RecordsService;
   reads: RecordReads;
   history: RecordHistory;
   savedFilters: SavedFilters;
+  pageAsOf: ReturnType<typeof makeListAsOf>;
 }
 
 /** The precondition of an update: body `expectedRevision` or `If-Match` (they must agree when both are sent). */
@@ -68,7 +72,7 @@ const etag = (reply: FastifyReply, revision: number) => reply.header('etag', `"$
  */
 export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { records, reads, history, savedFilters } = deps;
+    const { records, reads, history, savedFilters, pageAsOf } = deps;
 
     async function read(request: FastifyRequest, reply: FastifyReply, uuid: string, objectName: string | undefined, query: z.infer<typeof readQuerySchema>) {
       const tenant = companyActor(request).tenant;
@@ -111,18 +115,25 @@ export const recordsRoutes = (deps: RecordRoutesDeps): FastifyPluginAsyncZod =>
         ...asBuilt,
         schema: {
           tags,
-          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived. See docs/records.md.',
+          description: 'A page of the object\'s records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived; asOf (our extension): the page as it was at a log position or time. See docs/records.md.',
           params: objectParams,
           querystring: z.object({ recordReturnFormat: readQuerySchema.shape.recordReturnFormat, parse: readQuerySchema.shape.parse }).strict(),
           body: indexBody,
-          response: { 200: listEnvelope(recordSchema), ...errors },
+          response: { 200: listAsOfEnvelope, ...errors },
         },
       },
       async (request, reply) => {
         const tenant = companyActor(request).tenant;
+        const { asOf, ...body } = request.body;
         const object = await records.objectNamed(tenant, request.params.objectName);
-        const saved = request.body.savedFilter ? await savedFilters.compiledFor(tenant, request.body.savedFilter, object) : undefined;
-        const result = await reads.page(tenant, object, request.body, { format: request.query.recordReturnFormat, parse: request.query.parse, savedFilter: saved });
+        const saved = body.savedFilter ? await savedFilters.compiledFor(tenant, body.savedFilter, object) : undefined;
+        const opts = { format: request.query.recordReturnFormat, parse: request.query.parse, savedFilter: saved };
+        if (asOf !== undefined) {
+          const then = await pageAsOf(tenant, object, body, asOf, opts);
+          // The page's JSON with the position it reflects after its counters.
+          return sendJson(reply, `${pageJson(recordsJson(then), then.total, then.page, then.perPage).slice(0, -1)},"asOf":${JSON.stringify(then.asOf)}}`);
+        }
+        const result = await reads.page(tenant, object, body, opts);
         return sendJson(reply, pageJson(recordsJson(result), result.total, result.page, result.perPage));
       },
     );
