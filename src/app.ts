@@ -45,6 +45,7 @@ import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
+import { registerBilling } from './billing/billing.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -146,6 +147,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);
+  const { billing } = await registerBilling(app, { config, db, store, mailer });
   await registerAccounts(app, { config, db, store, mailer });
   const { companies } = await registerCompanies(app, { db, store });
   await registerMembers(app, { db, store, companies });
