@@ -46,6 +46,7 @@ import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
 import { registerBilling } from './billing/billing.module.js';
+import { registerTracking } from './tracking/tracking.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -169,5 +170,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   await registerEvents(app, { config, db });
+  await registerTracking(app, { config, db, store, billing });
   return app;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
 import { joinCompany, signUpWithCompany, twoTenants, type TestTenant } from '../support/actors.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
@@ -26,7 +27,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const inject = (o: Parameters<TestApp['app']['inject']>[0]) => t.app.inject(o);
+const inject = (o: InjectOptions) => t.app.inject(o);
 const statusOf = async (who: TestTenant) => (await inject({ method: 'GET', url: '/api/v2/billing', headers: who.headers })).json().data;
 
 describe('who may read and set a billing status (401 / 403 / 404 matrix)', () => {
