@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -34,6 +34,8 @@ describe('a restart in the middle of an ingest burst', () => {
   });
 
   it('loses no acknowledged event and counts none twice', async () => {
+    // PGlite: the migrated test template, so the server starts in seconds.
+    if (!onPostgres) cpSync(inject('pgliteTemplate'), dir, { recursive: true });
     const env = { ...(onPostgres ? { DATABASE_URL: await newTestDatabaseUrl() } : { DATA_DIR: dir }), TRACKING_ROLLUP_MS: '200', SHUTDOWN_DRAIN_MS: '0', PASSWORD_SCRYPT_LOG_N: '10' };
     server = await startServerProcess(env);
     let base = server.url;
