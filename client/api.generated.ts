@@ -6823,6 +6823,575 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The selected company's billing status.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/companies/{companyUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles SUPER_ADMIN; scopes none.
+         *
+         *     Auth: roles SUPER_ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * @description Sets a company's billing status (an event on its billing stream).
+         *
+         *     Auth: roles SUPER_ADMIN; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetBillingStatusInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/hook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The billing provider sets a company status. Signed with Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); idempotent by webhook-id. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    "webhook-id": string;
+                    "webhook-signature": string;
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingHookInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                applied: boolean;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Uses a setup e-mail's one-time link: the company's billing status and where to pay. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingSetupLinkInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                billing: components["schemas"]["BillingStatus"];
+                                checkoutUrl: string | null;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/setup-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Mails the calling ADMIN a one-time link to set up billing for the selected company.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                expiresAt: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/cms/environments": {
         parameters: {
             query?: never;
@@ -19583,6 +20152,373 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/tracking/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Page views and custom events of one visitor, in a batch, for the company of the site key. DNT: 1 or Sec-GPC: 1 keeps nothing; bots are dropped. 202 once committed; 429 with Retry-After when busy (send the same batch again: its event ids count once). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TrackingBatchInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TrackingReceipt"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The company's public site key (null: none issued yet).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TrackingSiteKey"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/site/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Issues the company's site key, or rotates it: the old key stops working.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TrackingSiteKey"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Page views, custom events and unique visitors per day (UTC) and the top pages.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First day (UTC), default 29 days before `to` */
+                    from?: string;
+                    /** @description Last day (UTC), default today */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TrackingStats"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/traits/{objectUuid}": {
         parameters: {
             query?: never;
@@ -26421,6 +27357,78 @@ export interface components {
             scopes: string[];
             uuid: string;
         };
+        BillingHook: {
+            data: {
+                /** Format: uuid */
+                companyUuid: string;
+                /** @default  */
+                reason: string;
+                /** @enum {string} */
+                status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+                /**
+                 * @description Epoch ms; required with TRIAL, absent otherwise
+                 * @default null
+                 */
+                trialEndsAt: number | null;
+            };
+            /** @enum {string} */
+            type: "billing.status.changed";
+        };
+        BillingHookInput: {
+            data: {
+                /** Format: uuid */
+                companyUuid: string;
+                /** @default  */
+                reason?: string;
+                /** @enum {string} */
+                status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+                /**
+                 * @description Epoch ms; required with TRIAL, absent otherwise
+                 * @default null
+                 */
+                trialEndsAt?: number | null;
+            };
+            /** @enum {string} */
+            type: "billing.status.changed";
+        };
+        BillingSetupLink: {
+            token: string;
+        };
+        BillingSetupLinkInput: {
+            token: string;
+        };
+        BillingStatus: {
+            /**
+             * @description What the edge allows now: read-only refuses writes with 402 (docs/billing.md)
+             * @enum {string}
+             */
+            access: "full" | "warn" | "read-only";
+            companyUuid: string;
+            reason: string;
+            /** @description The billing stream revision (-1: never set, ACTIVE) */
+            revision: number;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /** @description Epoch ms; the end of a TRIAL */
+            trialEndsAt: number | null;
+            updatedAt: number | null;
+        };
+        BillingStatusInput: {
+            /**
+             * @description What the edge allows now: read-only refuses writes with 402 (docs/billing.md)
+             * @enum {string}
+             */
+            access: "full" | "warn" | "read-only";
+            companyUuid: string;
+            reason: string;
+            /** @description The billing stream revision (-1: never set, ACTIVE) */
+            revision: number;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /** @description Epoch ms; the end of a TRIAL */
+            trialEndsAt: number | null;
+            updatedAt: number | null;
+        };
         CmsPageDTO: {
             document: {
                 bodyJs: string;
@@ -28939,6 +29947,28 @@ export interface components {
             token: string;
             user: components["schemas"]["UserInput"];
         };
+        SetBillingStatus: {
+            /** @default  */
+            reason: string;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /**
+             * @description Epoch ms; required with TRIAL, absent otherwise
+             * @default null
+             */
+            trialEndsAt: number | null;
+        };
+        SetBillingStatusInput: {
+            /** @default  */
+            reason?: string;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /**
+             * @description Epoch ms; required with TRIAL, absent otherwise
+             * @default null
+             */
+            trialEndsAt?: number | null;
+        };
         SlugMapItem: {
             environment: string;
             locale: string;
@@ -29178,6 +30208,118 @@ export interface components {
             updatedAt: number;
             updatedBy: components["schemas"]["ActorInput"] | null;
             uuid: string;
+        };
+        TrackingBatch: {
+            /** Format: uuid */
+            batchId: string;
+            events: {
+                /**
+                 * Format: uuid
+                 * @description The sender's id of the event: an event id the company has already is counted once
+                 */
+                eventId: string;
+                /**
+                 * @description The custom event name (type event)
+                 * @default
+                 */
+                name: string;
+                /** @description The page path; a query string or fragment is cut off and not kept */
+                path: string;
+                /**
+                 * @description The referring page; only its origin is kept
+                 * @default
+                 */
+                referrer: string;
+                /** @enum {string} */
+                type: "pageview" | "event";
+            }[];
+            /** @description The public site key (or the x-site-key header) */
+            siteKey?: string;
+        };
+        TrackingBatchInput: {
+            /** Format: uuid */
+            batchId: string;
+            events: {
+                /**
+                 * Format: uuid
+                 * @description The sender's id of the event: an event id the company has already is counted once
+                 */
+                eventId: string;
+                /**
+                 * @description The custom event name (type event)
+                 * @default
+                 */
+                name?: string;
+                /** @description The page path; a query string or fragment is cut off and not kept */
+                path: string;
+                /**
+                 * @description The referring page; only its origin is kept
+                 * @default
+                 */
+                referrer?: string;
+                /** @enum {string} */
+                type: "pageview" | "event";
+            }[];
+            /** @description The public site key (or the x-site-key header) */
+            siteKey?: string;
+        };
+        TrackingReceipt: {
+            /** @description false: nothing was kept (do-not-track or a bot) */
+            kept: boolean;
+            received: number;
+        };
+        TrackingReceiptInput: {
+            /** @description false: nothing was kept (do-not-track or a bot) */
+            kept: boolean;
+            received: number;
+        };
+        TrackingSiteKey: {
+            siteKey: string | null;
+        };
+        TrackingSiteKeyInput: {
+            siteKey: string | null;
+        };
+        TrackingStats: {
+            /** @description The whole site, per day */
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                events: number;
+                views: number;
+                /** @description Unique visitors of the day */
+                visitors: number;
+            }[];
+            from: string;
+            /** @description The top 20 pages of the range by views */
+            pages: {
+                events: number;
+                path: string;
+                views: number;
+                /** @description Unique visitors summed over the days (visitor-days) */
+                visitors: number;
+            }[];
+            to: string;
+        };
+        TrackingStatsInput: {
+            /** @description The whole site, per day */
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                events: number;
+                views: number;
+                /** @description Unique visitors of the day */
+                visitors: number;
+            }[];
+            from: string;
+            /** @description The top 20 pages of the range by views */
+            pages: {
+                events: number;
+                path: string;
+                views: number;
+                /** @description Unique visitors summed over the days (visitor-days) */
+                visitors: number;
+            }[];
+            to: string;
         };
         Trait: {
             createdAt: number;
