@@ -24,6 +24,8 @@ import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
 import { cmsTransfersProjection } from './cms-transfers.projection.js';
+import { billingProjection } from './billing.projection.js';
+import { trackingSitesProjection } from './tracking-sites.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -66,4 +68,7 @@ export const projections: readonly Projection[] = [
   formSubmissionsProjection,
   // CMS v2 transfer (issue 37).
   cmsTransfersProjection,
+  // Billing status (issue 40).
+  billingProjection,
+  trackingSitesProjection,
 ];

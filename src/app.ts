@@ -50,6 +50,8 @@ import { registerNotifications } from './notifications/notifications.module.js';
 import { registerHistory } from './history/history.module.js';
 import { registerCmsTransfer } from './cms-transfer/cms-transfer.module.js';
 import { registerCmsExport } from './cms-export/cms-export.module.js';
+import { registerBilling } from './billing/billing.module.js';
+import { registerTracking } from './tracking/tracking.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -152,6 +154,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);
+  const { billing } = await registerBilling(app, { config, db, store, mailer });
   await registerAccounts(app, { config, db, store, mailer });
   const { companies } = await registerCompanies(app, { db, store });
   await registerMembers(app, { db, store, companies });
@@ -177,5 +180,6 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerNotifications(app, { config, db, store, feeds });
   await registerCmsTransfer(app, { db, store });
   await registerCmsExport(app, { config, db, cms });
+  await registerTracking(app, { config, db, store, billing });
   return app;
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { checkFilesConfig, filesConfigShape } from './files/files.config.js';
 import { appsConfigShape } from './apps/apps.config.js';
 import { eventsConfigShape } from './events/events.config.js';
+import { billingConfigShape } from './billing/billing.config.js';
+import { trackingConfigShape } from './tracking/tracking.config.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -75,6 +77,8 @@ const configSchema = z
     ...filesConfigShape,
     ...appsConfigShape,
     ...eventsConfigShape,
+    ...billingConfigShape,
+    ...trackingConfigShape,
     // Webpages (issue 16): how often the page scheduler looks for due publish / unpublish times.
     PAGE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(10).max(1000).default(250),
     // Metrics (issue 21): GET /metrics answers only with Authorization: Bearer <METRICS_TOKEN>; unset: no route (docs/operations.md).

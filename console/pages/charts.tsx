@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { BarChart } from '../chart.js';
 import { ErrorBox, Loading, Select, useData } from '../ui.js';
+import { TrackingChart } from './tracking-chart.js';
 
 const DAY = 86_400_000;
 /** At most this many events are read for the chart (20 pages of 100): the count says when it stopped. */
@@ -57,6 +58,7 @@ export function Charts() {
       ) : null}
       <ErrorBox error={outcomes.error} />
       {outcomes.data ? <BarChart title={`Webhook delivery outcomes (latest 100 of each of ${outcomes.data.hooks} webhooks)`} bars={outcomes.data.bars} /> : null}
+      <TrackingChart days={days} />
     </>
   );
 }
