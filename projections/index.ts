@@ -21,6 +21,7 @@ import { viewsProjection } from './views.projection.js';
 import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
+import { feedsProjection } from './feeds.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -55,4 +56,5 @@ export const projections: readonly Projection[] = [
   // Forms (issue 18).
   formsProjection,
   formSubmissionsProjection,
+  feedsProjection,
 ];

@@ -45,6 +45,7 @@ import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
+import { registerFeeds } from './feeds/feeds.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -166,6 +167,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerApps(app, { config, db, store, guard, webhookRuntime });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
+  await registerFeeds(app, { config, db, store });
   await registerEvents(app, { config, db });
   return app;
 }
