@@ -46,6 +46,7 @@ import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
 import { registerFeeds } from './feeds/feeds.module.js';
+import { registerContent } from './content/content.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -168,6 +169,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   await registerFeeds(app, { config, db, store });
+  await registerContent(app, { config, db });
   await registerEvents(app, { config, db });
   return app;
 }

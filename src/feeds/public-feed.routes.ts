@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../../aggregates/kernel/errors.js';
 import { markObjectVersion, type FeedRow } from '../../read-models/feeds.queries.js';
 import type { Db } from '../db/db.js';
+import { etagMatches } from '../http/etag.js';
 import { errorResponses } from '../schema/http-common.js';
 import { feedPages, feedVersion } from './feed-records.js';
 import { feedWriter } from './feed-writers.js';
@@ -13,16 +14,6 @@ import type { FeedsService } from './feeds.service.js';
 /** A token as `newToken` makes it (32 random bytes, base64url); anything else is no feed. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const gone = () => notFound('Feed', 'requested');
-
-/** Whether an If-None-Match header names `etag` (or is `*`); weak and strong forms compare alike. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header || header.length > 2000) return false;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((t) => {
-    const v = t.trim();
-    return v === '*' || v.replace(/^W\//, '') === bare;
-  });
-}
 
 /** Whether an If-Modified-Since header is at or after `lastModifiedMs` (HTTP dates have whole seconds). */
 function notModifiedSince(header: string | undefined, lastModifiedMs: number): boolean {
