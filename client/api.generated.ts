@@ -8696,7 +8696,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    /** @description A company subdomain, a custom domain the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
                     site: string;
                 };
                 cookie?: never;
@@ -8800,7 +8800,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    /** @description A company subdomain, a custom domain the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
                     site: string;
                 };
                 cookie?: never;
@@ -8903,7 +8903,7 @@ export interface paths {
                 header?: never;
                 path: {
                     rootSlug: string;
-                    /** @description A company subdomain, a custom domain the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
                     site: string;
                     slug: string;
                 };
@@ -9015,7 +9015,7 @@ export interface paths {
                 header?: never;
                 path: {
                     objectName: string;
-                    /** @description A company subdomain, a custom domain the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
                     site: string;
                 };
                 cookie?: never;
@@ -9115,7 +9115,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description A company subdomain, a custom domain the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
                     site: string;
                 };
                 cookie?: never;

@@ -29,7 +29,7 @@ export const HOST_SITE = '_';
 const SLUG = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/).max(MAX_PATH_PARAM_LENGTH);
 const ENV = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/);
 const seconds = (ms: number) => Math.floor(ms / 1000);
-const siteParams = z.object({ site: z.string().max(253).describe(`A company subdomain, a custom domain the company registers (settings.customDomain), or ${HOST_SITE}: the request's Host header names the custom domain`) });
+const siteParams = z.object({ site: z.string().max(MAX_PATH_PARAM_LENGTH).describe(`A company subdomain, a custom domain (up to ${MAX_PATH_PARAM_LENGTH} characters; a longer one by ${HOST_SITE}) the company registers (settings.customDomain), or ${HOST_SITE}: the request's Host header names the custom domain`) });
 const paging = { page: z.coerce.number().int().min(0).max(100_000).default(0), limit: z.coerce.number().int().min(1).max(100).default(25) };
 const tags = ['content API (public)'];
 const noSite = () => notFound('Site', 'requested');
@@ -171,7 +171,7 @@ export const contentRoutes = (deps: { db: Db; passwordLogN: number; rateLimitMax
         schema: {
           tags,
           description: "The published records of a Page-trait object: records whose page is live now and not protected, with their page's place and SEO (no record values: what a page shows is its document), by environment, locale and slug.",
-          params: siteParams.extend({ objectName: z.string().regex(/^[a-z][a-z0-9_]{0,62}$/) }),
+          params: siteParams.extend({ objectName: z.string().regex(/^[a-z][a-z0-9_]{0,62}$/).max(63) }),
           querystring: z.object({ environment: ENV.optional(), locale: localeSchema.optional(), ...paging }),
           response: { 200: listEnvelope(contentRecordSchema), 304: z.null(), ...errorResponses(400, 404, 429) },
         },

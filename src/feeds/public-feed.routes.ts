@@ -5,6 +5,7 @@ import { notFound } from '../../aggregates/kernel/errors.js';
 import { markObjectVersion, type FeedRow } from '../../read-models/feeds.queries.js';
 import type { Db } from '../db/db.js';
 import { etagMatches } from '../http/etag.js';
+import { MAX_PATH_PARAM_LENGTH } from '../http/path-params.js';
 import { errorResponses } from '../schema/http-common.js';
 import { feedPages, feedVersion } from './feed-records.js';
 import { feedWriter } from './feed-writers.js';
@@ -40,7 +41,7 @@ export const publicFeedRoutes = (deps: { db: Db; feeds: FeedsService; appUrl: st
         schema: {
           tags: ['feeds (public)'],
           description: 'A feed, no login: JSON Feed 1.1 (application/feed+json), RSS 2.0 (application/rss+xml) or the Indeed job XML (application/xml), streamed. 304 on a matching If-None-Match.',
-          params: z.object({ token: z.string().max(200) }),
+          params: z.object({ token: z.string().max(MAX_PATH_PARAM_LENGTH) }),
           headers: z.object({ 'if-none-match': z.string().max(2000).optional(), 'if-modified-since': z.string().max(100).optional() }).loose(),
           response: { 200: z.string().describe('The feed document'), 304: z.null().describe('Not modified: the ETag sent is current'), ...errorResponses(404, 429) },
         },
