@@ -3,7 +3,8 @@
  * PostgreSQL (DATABASE_URL; a fresh database of its own) or, with BENCH_ONLY=pglite, PGlite:
  * - seeds one company through the command path (the records service, batches of records per
  *   command), with a job object of BENCH_N records, a Page-trait object with a published page,
- *   a menu, and a feed (RSS 2.0) of the job records sorted by salary;
+ *   a menu, and a feed (RSS 2.0) of the job records sorted by BENCH_FEED_SORT (createdAt,
+ *   or a property such as salary) descending;
  * - starts the server as its own process, reads its idle RSS, then fetches the whole feed over
  *   HTTP and prints the time, the bytes, the items and the server's peak RSS while it streamed
  *   (sampled from /proc every 20 ms), against the idle one;
@@ -32,6 +33,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ONLY = process.env.BENCH_ONLY ?? 'postgres';
 const PORT = 3990 + (process.pid % 9);
 const MiB = 1024 * 1024;
+// The feed's sort: createdAt (default: the index in creation order) or a property, e.g. salary (the engine's pivot, read page by page with an offset).
+const SORT = process.env.BENCH_FEED_SORT ?? 'createdAt';
 
 const { request, startServer, close } = benchHttp(PORT, CONCURRENCY);
 
@@ -88,7 +91,7 @@ async function seed(env: Record<string, string>) {
       format: 'rss',
       title: 'All jobs',
       homeUrl: 'https://jobs.example.com',
-      sort: [{ key: 'salary', direction: 'desc' }],
+      sort: [{ key: SORT, direction: 'desc' }],
       fields: [{ key: 'title', as: 'title' }, { key: 'description', as: 'description' }, { key: 'city', as: 'city' }, { key: 'salary', as: 'salary' }],
     });
     // The CMS side: an environment, a Page-trait object, a published page, a menu.
@@ -184,10 +187,8 @@ async function bench(label: string, env: Record<string, string>) {
     const idle = rssOf(pid);
     const feed = await fetchFeed(s.feedUrl, pid);
     if (feed.status !== 200 || feed.items !== N) throw new Error(`feed: status ${feed.status}, ${feed.items} items`);
-    process.stdout.write(`  feed (RSS 2.0, sorted by salary): ${feed.items.toLocaleString('en-US')} items, ${(feed.bytes / MiB).toFixed(1)} MiB in ${(feed.ms / 1000).toFixed(2)} s (${Math.round(feed.items / (feed.ms / 1000)).toLocaleString('en-US')} items/s)\n`);
+    process.stdout.write(`  feed (RSS 2.0, sorted by ${SORT} desc): ${feed.items.toLocaleString('en-US')} items, ${(feed.bytes / MiB).toFixed(1)} MiB in ${(feed.ms / 1000).toFixed(2)} s (${Math.round(feed.items / (feed.ms / 1000)).toLocaleString('en-US')} items/s)\n`);
     process.stdout.write(`  server RSS: idle ${(idle / MiB).toFixed(1)} MiB, peak while streaming ${(feed.peak / MiB).toFixed(1)} MiB (+${((feed.peak - idle) / MiB).toFixed(1)} MiB; the bar: within 50 MiB)\n`);
-    const again = await fetchFeed(s.feedUrl, pid);
-    process.stdout.write(`  second fetch: ${(again.ms / 1000).toFixed(2)} s, peak ${(again.peak / MiB).toFixed(1)} MiB (+${((again.peak - idle) / MiB).toFixed(1)} MiB)\n`);
     const figures = [
       await measure('content API: page by slug', '', { method: 'GET', path: `/api/v2/content/${s.subdomain}/pages/production/${s.pageSlug}` }),
       await measure('content API: settings', '', { method: 'GET', path: `/api/v2/content/${s.subdomain}/settings` }),

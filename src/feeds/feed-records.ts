@@ -8,7 +8,7 @@ import type { Db } from '../db/db.js';
 import { catalogOf } from '../records/records.reads.js';
 
 /** Records per page the engine is asked for: what a feed holds in memory at once. */
-export const FEED_PAGE = 500;
+export const FEED_PAGE = 2000;
 
 /** A feed's filters and sort as an index request of the records filter language, page `page` of `limit`. */
 export function feedRequest(filters: FeedSettings['filters'], sort: FeedSettings['sort'], page: number, limit: number): RecordIndexRequest {
@@ -30,15 +30,15 @@ export const feedVersion = (db: Db, feed: FeedRow) => objectChanges(db, feed.ten
  * are read. At most one page is held at a time, so a feed of any size is written in flat memory.
  * Stops when a page comes back short, or when `aborted()` says the client went away.
  */
-export async function* feedPages(db: Db, feed: FeedRow, aborted: () => boolean = () => false): AsyncGenerator<FeedRecord[]> {
+export async function* feedPages(db: Db, feed: FeedRow, aborted: () => boolean = () => false, pageSize = FEED_PAGE): AsyncGenerator<FeedRecord[]> {
   const [object] = await loadRecordObjects(db, feed.tenant, [feed.object_uuid]);
   if (!object) return;
   const catalog = { properties: catalogOf([object]) };
   for (let page = 0; !aborted(); page++) {
-    const compiled = compileIndexRequest(catalog, feedRequest(feed.filters, feed.sort, page, FEED_PAGE));
+    const compiled = compileIndexRequest(catalog, feedRequest(feed.filters, feed.sort, page, pageSize));
     const { uuids } = await indexRecords(db, { tenant: feed.tenant, objectUuid: feed.object_uuid }, compiled);
     if (uuids.length === 0) return;
     yield await feedRecords(db, feed.tenant, feed.object_uuid, uuids);
-    if (uuids.length < FEED_PAGE) return;
+    if (uuids.length < pageSize) return;
   }
 }

@@ -6,6 +6,8 @@ import { anObject, aProperty, call, data, expectErrorBody } from '../schema/sche
 import { rebuildReadModels } from '../../src/projections/rebuild.js';
 import { feedsProjection } from '../../projections/feeds.projection.js';
 import { xmlSafe } from '../../src/feeds/feed-writers.js';
+import { feedPages } from '../../src/feeds/feed-records.js';
+import { feedByUuid } from '../../read-models/feeds.queries.js';
 
 let t: TestApp;
 let owner: TestTenant;
@@ -136,6 +138,22 @@ describe('the public feed', () => {
     expect(items.map((i: Record<string, unknown>) => i['record:salary'])).toEqual(['50', '30']);
     expect(items.map((i: { guid: { '#text': string } }) => i.guid['#text'])).toEqual([uuids[1], uuids[0]]);
     expect(Number.isFinite(Date.parse(items[0].pubDate))).toBe(true);
+  });
+
+  it('reads the records page by page through the engine, in the feed order, filtered, each page at most its size', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => ({ title: `J${i}`, salary: (i * 5) % 7, status: i === 3 ? 'closed' : 'open' }));
+    const { jobs, uuids } = await jobsOf(owner, rows);
+    const feed = await data(t.app, owner, 'POST', '/api/v2/feeds', feedBody(jobs.uuid, 'json'));
+    const row = (await feedByUuid(t.platform.db, owner.companyUuid, feed.uuid))!;
+    const pages: string[][] = [];
+    for await (const page of feedPages(t.platform.db, row, () => false, 2)) pages.push(page.map((r) => r.uuid));
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 2]);
+    const expected = rows.map((r, i) => ({ ...r, uuid: uuids[i]! })).filter((r) => r.status === 'open').sort((a, b) => b.salary - a.salary).map((r) => r.uuid);
+    expect(pages.flat()).toEqual(expected);
+    // A client gone: the reading stops.
+    let n = 0;
+    for await (const _ of feedPages(t.platform.db, row, () => n++ > 0, 2)) void _;
+    expect(n).toBe(2);
   });
 
   it('characters XML forbids are dropped, the rest kept (xmlSafe)', () => {
