@@ -53,10 +53,16 @@ function dateOf(value: unknown): Date | null {
 
 const rfc822 = (d: Date) => d.toUTCString();
 
-/** An XML writer over xmlbuilder2's callback (streaming) builder: each call returns what it wrote. */
+/**
+ * XML over xmlbuilder2's callback (streaming) builder: `xml` writes the document's head and tail,
+ * `fresh()` a builder of one fragment (an item: a builder kept across a whole feed slows down as
+ * it goes, one per item does not). `take` returns what was written since it was last called.
+ */
 function xmlChunks() {
   const out: string[] = [];
-  const xml = createCB({ data: (chunk: string) => out.push(chunk), prettyPrint: false });
+  const data = (chunk: string) => out.push(chunk);
+  const xml = createCB({ data, prettyPrint: false });
+  const fresh = () => createCB({ data, prettyPrint: false, fragment: true });
   const take = () => {
     const s = out.join('');
     out.length = 0;
@@ -68,14 +74,14 @@ function xmlChunks() {
     if (safe !== '') e.txt(safe);
     e.up();
   };
-  return { xml, take, leaf };
+  return { xml, fresh, take, leaf };
 }
 
 const RSS_ITEM = new Set(['title', 'link', 'description', 'author', 'category', 'comments', 'guid', 'pubDate']);
 
 /** RSS 2.0: one <item> per record; fields named as an RSS item element are that element, the others record:NAME. */
 function rssWriter(h: FeedHead): FeedWriter {
-  const { xml, take, leaf } = xmlChunks();
+  const { xml, fresh, take, leaf } = xmlChunks();
   return {
     contentType: 'application/rss+xml; charset=utf-8',
     head() {
@@ -87,25 +93,26 @@ function rssWriter(h: FeedHead): FeedWriter {
       return take();
     },
     item(r) {
-      xml.ele('item');
+      const x = fresh();
+      x.ele('item');
       let guid = false;
       let pubDate = false;
       for (const f of h.fields) {
         const value = valueOf(r, f.key);
         if (f.as === 'pubDate') {
           const d = dateOf(value);
-          if (d) leaf(xml, 'pubDate', rfc822(d));
+          if (d) leaf(x, 'pubDate', rfc822(d));
           pubDate = true;
           continue;
         }
         const text = textOf(value);
         if (text === null) continue;
         if (f.as === 'guid') guid = true;
-        leaf(xml, RSS_ITEM.has(f.as) ? f.as : `record:${f.as}`, text, f.as === 'guid' ? { isPermaLink: 'false' } : undefined);
+        leaf(x, RSS_ITEM.has(f.as) ? f.as : `record:${f.as}`, text, f.as === 'guid' ? { isPermaLink: 'false' } : undefined);
       }
-      if (!guid) leaf(xml, 'guid', r.uuid, { isPermaLink: 'false' });
-      if (!pubDate) leaf(xml, 'pubDate', rfc822(new Date(r.created_at)));
-      xml.up();
+      if (!guid) leaf(x, 'guid', r.uuid, { isPermaLink: 'false' });
+      if (!pubDate) leaf(x, 'pubDate', rfc822(new Date(r.created_at)));
+      x.up().end();
       return take();
     },
     tail() {
@@ -123,7 +130,7 @@ function rssWriter(h: FeedHead): FeedWriter {
  * to the record uuid and date to its creation.
  */
 function indeedWriter(h: FeedHead): FeedWriter {
-  const { xml, take, leaf } = xmlChunks();
+  const { xml, fresh, take, leaf } = xmlChunks();
   return {
     contentType: 'application/xml; charset=utf-8',
     head() {
@@ -134,17 +141,18 @@ function indeedWriter(h: FeedHead): FeedWriter {
       return take();
     },
     item(r) {
-      xml.ele('job');
+      const x = fresh();
+      x.ele('job');
       const named = new Set(h.fields.map((f) => f.as));
       for (const f of h.fields) {
         const value = valueOf(r, f.key);
         const d = f.as === 'date' || f.as === 'expirationdate' ? dateOf(value) : null;
         const text = d ? rfc822(d) : textOf(value);
-        if (text !== null) leaf(xml, f.as, text);
+        if (text !== null) leaf(x, f.as, text);
       }
-      if (!named.has('referencenumber')) leaf(xml, 'referencenumber', r.uuid);
-      if (!named.has('date')) leaf(xml, 'date', rfc822(new Date(r.created_at)));
-      xml.up();
+      if (!named.has('referencenumber')) leaf(x, 'referencenumber', r.uuid);
+      if (!named.has('date')) leaf(x, 'date', rfc822(new Date(r.created_at)));
+      x.up().end();
       return take();
     },
     tail() {
