@@ -62,7 +62,7 @@ function xmlChunks() {
   const out: string[] = [];
   const data = (chunk: string) => out.push(chunk);
   const xml = createCB({ data, prettyPrint: false });
-  const fresh = () => createCB({ data, prettyPrint: false, fragment: true });
+  const fresh = () => createCB({ data, prettyPrint: false });
   const take = () => {
     const s = out.join('');
     out.length = 0;
