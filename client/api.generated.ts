@@ -10282,7 +10282,7 @@ export interface paths {
                         /** @enum {string} */
                         role: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                         /** Format: uuid */
                         userUuid?: string;
                     };
@@ -10405,7 +10405,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         role?: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -10808,6 +10808,526 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/content/{site}/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The company's web menus; page items link live pages only (others are left out with their children). */
+        get: {
+            parameters: {
+                query?: {
+                    environment?: string;
+                    limit?: number;
+                    name?: string;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    site: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PublicWebMenu"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/content/{site}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The slug map: the company's pages live now, by environment, locale and slug (a protected page shows its slug only). */
+        get: {
+            parameters: {
+                query?: {
+                    environment?: string;
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    site: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ContentSlug"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/content/{site}/pages/{rootSlug}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A page live now, by its environment's slug prefix (or key), its slug and a locale (default: the environment's htmlLang). Protected pages want X-Page-Password or a member's bearer token. */
+        get: {
+            parameters: {
+                query?: {
+                    locale?: string;
+                };
+                header?: never;
+                path: {
+                    rootSlug: string;
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    site: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ContentPage"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/content/{site}/records/{objectName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The published records of a Page-trait object: records whose page is live now and not protected, with their page's place and SEO (no record values: what a page shows is its document), by environment, locale and slug. */
+        get: {
+            parameters: {
+                query?: {
+                    environment?: string;
+                    limit?: number;
+                    locale?: string;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    objectName: string;
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    site: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ContentRecord"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/content/{site}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The company's public settings (spec 2.10). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A company subdomain, a custom domain (up to 100 characters; a longer one by _) the company registers (settings.customDomain), or _: the request's Host header names the custom domain */
+                    site: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PublicCompanySettings"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11366,6 +11886,806 @@ export interface paths {
                 };
                 /** @description Default Response */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a feed of an object's records; the answer carries its public URL (shown only now).
+         *
+         *     Auth: roles any company role; scopes feeds:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["FeedCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["FeedWithUrl"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/feeds/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles any company role; scopes feeds:read.
+         *
+         *     Auth: roles any company role; scopes feeds:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Feed"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** @description Auth: roles any company role; scopes feeds:write. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["FeedUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Feed"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * @description Deletes a feed (soft): its public URL answers 404 until it is restored.
+         *
+         *     Auth: roles any company role; scopes feeds:write.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/feeds/{uuid}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Restores a deleted feed; 409 when it is not deleted.
+         *
+         *     Auth: roles any company role; scopes feeds:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Feed"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/feeds/{uuid}/rotate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Gives the feed a new public URL; the old one answers 404 from now on.
+         *
+         *     Auth: roles any company role; scopes feeds:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["FeedWithUrl"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/feeds/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's feeds, oldest first; `query` searches names, titles and objects; filter {key: 'deleted', operator: 'equals', value: true} lists the deleted ones.
+         *
+         *     Auth: roles any company role; scopes feeds:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Feed"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/feeds/public/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A feed, no login: JSON Feed 1.1 (application/feed+json), RSS 2.0 (application/rss+xml) or the Indeed job XML (application/xml), streamed. 304 on a matching If-None-Match. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "if-modified-since"?: string;
+                    "if-none-match"?: string;
+                };
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The feed document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Not modified: the ETag sent is current */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21854,7 +23174,7 @@ export interface paths {
                         description?: string;
                         name: string;
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -22048,7 +23368,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         name?: string;
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -30378,6 +31698,118 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ContentPage: {
+            document: {
+                bodyJs: string;
+                css: string;
+                excerpt: string;
+                headJs: string;
+                modules: {
+                    fields: {
+                        [key: string]: unknown;
+                    };
+                    hidden: boolean;
+                    id: string;
+                    module: string;
+                }[];
+                revision: number;
+                seo: {
+                    [key: string]: unknown;
+                };
+                slug: string;
+                title: string;
+                /** @enum {number} */
+                version: 1;
+            };
+            environment: string;
+            locale: string;
+            protected: boolean;
+            recordUuid: string;
+            rootSlug: string;
+            slug: string;
+            title: string;
+            updatedAt: number;
+            uuid: string;
+        };
+        ContentPageInput: {
+            document: {
+                bodyJs: string;
+                css: string;
+                excerpt: string;
+                headJs: string;
+                modules: {
+                    fields: {
+                        [key: string]: unknown;
+                    };
+                    hidden: boolean;
+                    id: string;
+                    module: string;
+                }[];
+                revision: number;
+                seo: {
+                    [key: string]: unknown;
+                };
+                slug: string;
+                title: string;
+                /** @enum {number} */
+                version: 1;
+            };
+            environment: string;
+            locale: string;
+            protected: boolean;
+            recordUuid: string;
+            rootSlug: string;
+            slug: string;
+            title: string;
+            updatedAt: number;
+            uuid: string;
+        };
+        ContentRecord: {
+            environment: string;
+            locale: string;
+            pageUuid: string;
+            rootSlug: string;
+            /** @description The page's SEO metadata (title, excerpt, image, ...) */
+            seo: {
+                [key: string]: unknown;
+            };
+            slug: string;
+            title: string;
+            updatedAt: number;
+            uuid: string;
+        };
+        ContentRecordInput: {
+            environment: string;
+            locale: string;
+            pageUuid: string;
+            rootSlug: string;
+            /** @description The page's SEO metadata (title, excerpt, image, ...) */
+            seo: {
+                [key: string]: unknown;
+            };
+            slug: string;
+            title: string;
+            updatedAt: number;
+            uuid: string;
+        };
+        ContentSlug: {
+            environment: string;
+            locale: string;
+            protected: boolean;
+            rootSlug: string;
+            slug: string;
+            title: string | null;
+            uuid: string;
+        };
+        ContentSlugInput: {
+            environment: string;
+            locale: string;
+            protected: boolean;
+            rootSlug: string;
+            slug: string;
+            title: string | null;
+            uuid: string;
+        };
         CreateObject: {
             description?: string;
             group?: string | null;
@@ -30535,6 +31967,284 @@ export interface components {
             /** @enum {string} */
             reason: "slow-client" | "max-duration" | "shutdown" | "error";
             resumeAfter: string;
+        };
+        Feed: {
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            description: string;
+            enabled: boolean;
+            fields: {
+                as: string;
+                key: string;
+            }[];
+            filters: {
+                key: string;
+                operator: string;
+                value?: unknown;
+            }[];
+            /** @enum {string} */
+            format: "json" | "rss" | "indeed";
+            homeUrl: string | null;
+            index: number;
+            name: string;
+            objectName: string;
+            objectUuid: string;
+            revision: number;
+            sort: {
+                direction: string;
+                key: string;
+            }[];
+            title: string;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            uuid: string;
+        };
+        FeedCreate: {
+            description?: string;
+            /** @description Default true; a disabled feed answers 404 on its public URL */
+            enabled?: boolean;
+            fields: {
+                /** @description The output name: an RSS / Indeed element or a JSON Feed item field, else an extension field (docs/feeds.md) */
+                as: string;
+                /** @description A property of the object, or uuid, createdAt, updatedAt */
+                key: string;
+            }[];
+            /** @description Filters of the records filter language (AND), as POST /{objectName}/index takes them */
+            filters?: components["schemas"]["RecordFilter"][];
+            /**
+             * @description json (JSON Feed 1.1), rss (RSS 2.0) or indeed (the Indeed job XML layout)
+             * @enum {string}
+             */
+            format: "json" | "rss" | "indeed";
+            /** @description The site the feed belongs to (RSS link, JSON Feed home_page_url, Indeed publisherurl) */
+            homeUrl?: string | null;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The object whose records the feed lists
+             */
+            objectUuid: string;
+            /** @description Default: createdAt ascending */
+            sort?: {
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+                key: string;
+            }[];
+            /** @description The feed's title (default: its name) */
+            title?: string;
+        };
+        FeedCreateInput: {
+            description?: string;
+            /** @description Default true; a disabled feed answers 404 on its public URL */
+            enabled?: boolean;
+            fields: {
+                /** @description The output name: an RSS / Indeed element or a JSON Feed item field, else an extension field (docs/feeds.md) */
+                as: string;
+                /** @description A property of the object, or uuid, createdAt, updatedAt */
+                key: string;
+            }[];
+            /** @description Filters of the records filter language (AND), as POST /{objectName}/index takes them */
+            filters?: components["schemas"]["RecordFilterInput"][];
+            /**
+             * @description json (JSON Feed 1.1), rss (RSS 2.0) or indeed (the Indeed job XML layout)
+             * @enum {string}
+             */
+            format: "json" | "rss" | "indeed";
+            /** @description The site the feed belongs to (RSS link, JSON Feed home_page_url, Indeed publisherurl) */
+            homeUrl?: string | null;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The object whose records the feed lists
+             */
+            objectUuid: string;
+            /** @description Default: createdAt ascending */
+            sort?: {
+                /** @enum {string} */
+                direction?: "asc" | "desc";
+                key: string;
+            }[];
+            /** @description The feed's title (default: its name) */
+            title?: string;
+        };
+        FeedInput: {
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            description: string;
+            enabled: boolean;
+            fields: {
+                as: string;
+                key: string;
+            }[];
+            filters: {
+                key: string;
+                operator: string;
+                value?: unknown;
+            }[];
+            /** @enum {string} */
+            format: "json" | "rss" | "indeed";
+            homeUrl: string | null;
+            index: number;
+            name: string;
+            objectName: string;
+            objectUuid: string;
+            revision: number;
+            sort: {
+                direction: string;
+                key: string;
+            }[];
+            title: string;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            uuid: string;
+        };
+        FeedUpdate: {
+            description?: string;
+            /** @description Default true; a disabled feed answers 404 on its public URL */
+            enabled?: boolean;
+            fields?: {
+                /** @description The output name: an RSS / Indeed element or a JSON Feed item field, else an extension field (docs/feeds.md) */
+                as: string;
+                /** @description A property of the object, or uuid, createdAt, updatedAt */
+                key: string;
+            }[];
+            /** @description Filters of the records filter language (AND), as POST /{objectName}/index takes them */
+            filters?: components["schemas"]["RecordFilter"][];
+            /**
+             * @description json (JSON Feed 1.1), rss (RSS 2.0) or indeed (the Indeed job XML layout)
+             * @enum {string}
+             */
+            format?: "json" | "rss" | "indeed";
+            /** @description The site the feed belongs to (RSS link, JSON Feed home_page_url, Indeed publisherurl) */
+            homeUrl?: string | null;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The object whose records the feed lists
+             */
+            objectUuid?: string;
+            /** @description Default: createdAt ascending */
+            sort?: {
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+                key: string;
+            }[];
+            /** @description The feed's title (default: its name) */
+            title?: string;
+        };
+        FeedUpdateInput: {
+            description?: string;
+            /** @description Default true; a disabled feed answers 404 on its public URL */
+            enabled?: boolean;
+            fields?: {
+                /** @description The output name: an RSS / Indeed element or a JSON Feed item field, else an extension field (docs/feeds.md) */
+                as: string;
+                /** @description A property of the object, or uuid, createdAt, updatedAt */
+                key: string;
+            }[];
+            /** @description Filters of the records filter language (AND), as POST /{objectName}/index takes them */
+            filters?: components["schemas"]["RecordFilterInput"][];
+            /**
+             * @description json (JSON Feed 1.1), rss (RSS 2.0) or indeed (the Indeed job XML layout)
+             * @enum {string}
+             */
+            format?: "json" | "rss" | "indeed";
+            /** @description The site the feed belongs to (RSS link, JSON Feed home_page_url, Indeed publisherurl) */
+            homeUrl?: string | null;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The object whose records the feed lists
+             */
+            objectUuid?: string;
+            /** @description Default: createdAt ascending */
+            sort?: {
+                /** @enum {string} */
+                direction?: "asc" | "desc";
+                key: string;
+            }[];
+            /** @description The feed's title (default: its name) */
+            title?: string;
+        };
+        FeedWithUrl: {
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            description: string;
+            enabled: boolean;
+            fields: {
+                as: string;
+                key: string;
+            }[];
+            filters: {
+                key: string;
+                operator: string;
+                value?: unknown;
+            }[];
+            /** @enum {string} */
+            format: "json" | "rss" | "indeed";
+            homeUrl: string | null;
+            index: number;
+            name: string;
+            objectName: string;
+            objectUuid: string;
+            /** @description The public path of the feed: keep it, it is shown only now */
+            publicUrl: string;
+            revision: number;
+            sort: {
+                direction: string;
+                key: string;
+            }[];
+            title: string;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            uuid: string;
+        };
+        FeedWithUrlInput: {
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            description: string;
+            enabled: boolean;
+            fields: {
+                as: string;
+                key: string;
+            }[];
+            filters: {
+                key: string;
+                operator: string;
+                value?: unknown;
+            }[];
+            /** @enum {string} */
+            format: "json" | "rss" | "indeed";
+            homeUrl: string | null;
+            index: number;
+            name: string;
+            objectName: string;
+            objectUuid: string;
+            /** @description The public path of the feed: keep it, it is shown only now */
+            publicUrl: string;
+            revision: number;
+            sort: {
+                direction: string;
+                key: string;
+            }[];
+            title: string;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            uuid: string;
         };
         File: {
             /** @description Sniffed from the bytes, never taken from the name or the request */

@@ -26,6 +26,7 @@ import { formsProjection, formSubmissionsProjection } from './forms.projection.j
 import { cmsTransfersProjection } from './cms-transfers.projection.js';
 import { billingProjection } from './billing.projection.js';
 import { trackingSitesProjection } from './tracking-sites.projection.js';
+import { feedsProjection } from './feeds.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -71,4 +72,5 @@ export const projections: readonly Projection[] = [
   // Billing status (issue 40).
   billingProjection,
   trackingSitesProjection,
+  feedsProjection,
 ];

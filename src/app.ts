@@ -52,6 +52,8 @@ import { registerCmsTransfer } from './cms-transfer/cms-transfer.module.js';
 import { registerCmsExport } from './cms-export/cms-export.module.js';
 import { registerBilling } from './billing/billing.module.js';
 import { registerTracking } from './tracking/tracking.module.js';
+import { registerFeeds } from './feeds/feeds.module.js';
+import { registerContent } from './content/content.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -181,5 +183,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerCmsTransfer(app, { db, store });
   await registerCmsExport(app, { config, db, cms });
   await registerTracking(app, { config, db, store, billing });
+  await registerFeeds(app, { config, db, store });
+  await registerContent(app, { config, db });
   return app;
 }

@@ -83,6 +83,9 @@ const configSchema = z
     PAGE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(10).max(1000).default(250),
     // Metrics (issue 21): GET /metrics answers only with Authorization: Bearer <METRICS_TOKEN>; unset: no route (docs/operations.md).
     METRICS_TOKEN: z.string().min(16, 'must have at least 16 characters').optional(),
+    // Feeds and the content API (issue 37): requests a caller may make per minute to a public feed URL, and to the content API.
+    FEED_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
+    CONTENT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   })
   .superRefine((c, ctx) => {
     checkFilesConfig(c, ctx);

@@ -7,6 +7,8 @@ export const scopeCatalogue = {
   'apps:install': 'Install, uninstall and rotate apps; change an installation\'s company settings, state and secrets; connect and revoke OAuth',
   'apps:write': 'Create apps of the company, change them and submit them for review',
   'company-settings:write': 'Change the company settings of spec 2.10 (branding, links, scripts)',
+  'feeds:read': 'List and read feeds',
+  'feeds:write': 'Create, change, delete, restore feeds and rotate their public URL',
   'forms:read': 'List and read forms and their submissions',
   'forms:write': 'Create, change, delete and restore forms',
   'members:read': 'List the members of the selected company',

@@ -21,10 +21,10 @@ interface PublicItem {
 }
 
 const publicItemSchema = z.object({ label: z.string(), href: z.string().nullable(), pageUuid: z.string().nullable(), locale: z.string().nullable(), children: z.array(z.unknown()) }).meta({ id: 'PublicWebMenuItem' });
-const publicMenuSchema = z.object({ uuid: z.string(), name: z.string(), label: z.string(), environment: z.string(), items: z.array(publicItemSchema) }).meta({ id: 'PublicWebMenu' });
+export const publicMenuSchema = z.object({ uuid: z.string(), name: z.string(), label: z.string(), environment: z.string(), items: z.array(publicItemSchema) }).meta({ id: 'PublicWebMenu' });
 
 /** The items as the public sees them: a page item links the page while it is live and is left out (with its children) otherwise. */
-function resolve(items: readonly MenuItem[], links: Map<string, { rootSlug: string; slug: string; locale: string }>): PublicItem[] {
+export function resolve(items: readonly MenuItem[], links: Map<string, { rootSlug: string; slug: string; locale: string }>): PublicItem[] {
   return items.flatMap((item): PublicItem[] => {
     const children = resolve(item.children ?? [], links);
     if (item.pageUuid !== undefined) {
