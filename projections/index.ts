@@ -21,6 +21,7 @@ import { viewsProjection } from './views.projection.js';
 import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
+import { sandboxesProjection } from './sandboxes.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -55,4 +56,6 @@ export const projections: readonly Projection[] = [
   // Forms (issue 18).
   formsProjection,
   formSubmissionsProjection,
+  // Developer sandboxes (issue 36).
+  sandboxesProjection,
 ];

@@ -45,6 +45,7 @@ import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
+import { registerSandboxes } from './sandboxes/sandboxes.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -143,6 +144,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   registerUploadBodies(app);
   const { db, store } = platform;
   registerAuditFields(app, db);
+  // Right after authentication, before every route: X-Platform-Sandbox-Uuid moves the request's tenant.
+  const { sandboxes } = await registerSandboxes(app, { db, store });
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);
