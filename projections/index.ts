@@ -22,6 +22,7 @@ import { appsProjection } from './apps.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
 import { sandboxesProjection } from './sandboxes.projection.js';
+import { companyCopiesProjection } from './company-copies.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -58,4 +59,5 @@ export const projections: readonly Projection[] = [
   formSubmissionsProjection,
   // Developer sandboxes (issue 36).
   sandboxesProjection,
+  companyCopiesProjection,
 ];

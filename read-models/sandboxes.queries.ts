@@ -57,3 +57,35 @@ export async function sandboxNamed(sql: Sql, sandboxUuid: string): Promise<Sandb
   const [row] = await sql.query<SandboxRow>(`select ${columns} from rm_sandboxes where sandbox_uuid = $1`, [sandboxUuid]);
   return row ?? null;
 }
+
+export interface CompanyCopyRow {
+  tenant: string;
+  source_company_uuid: string;
+  status: 'copying' | 'finished' | 'failed';
+  as_of_position: number | null;
+  as_of_time: number | null;
+  up_to_position: number;
+  total: number;
+  copied: number;
+  failure: string | null;
+  created_at: number;
+  updated_at: number;
+  created_by: string | null;
+  revision: number;
+}
+
+/** The data copy that made the company `tenant` (null when it is no partner copy with data). */
+export async function companyCopyOf(sql: Sql, tenant: string): Promise<CompanyCopyRow | null> {
+  const [row] = await sql.query<CompanyCopyRow>('select * from rm_company_copies where tenant = $1', [tenant]);
+  return row ?? null;
+}
+
+/** A page of a copy's uuid mapping (source uuid -> copy uuid), by kind then source uuid. */
+export async function copiedUuids(sql: Sql, tenant: string, o: { kind?: string; limit: number; offset: number }): Promise<{ rows: { source_uuid: string; copy_uuid: string; kind: string }[]; total: number }> {
+  const rows = await sql.query<{ source_uuid: string; copy_uuid: string; kind: string }>(
+    `select source_uuid, copy_uuid, kind from rm_company_copy_uuids where tenant = $1 and ($2::text is null or kind = $2) order by kind, source_uuid limit $3 offset $4`,
+    [tenant, o.kind ?? null, o.limit, o.offset],
+  );
+  const [count] = await sql.query<{ n: number }>('select count(*)::int4 as n from rm_company_copy_uuids where tenant = $1 and ($2::text is null or kind = $2)', [tenant, o.kind ?? null]);
+  return { rows, total: count?.n ?? 0 };
+}

@@ -145,7 +145,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { db, store } = platform;
   registerAuditFields(app, db);
   // Right after authentication, before every route: X-Platform-Sandbox-Uuid moves the request's tenant.
-  const { sandboxes } = await registerSandboxes(app, { db, store });
+  const { dataCopies } = await registerSandboxes(app, { db, store });
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);
@@ -153,7 +153,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { companies } = await registerCompanies(app, { db, store });
   await registerMembers(app, { db, store, companies });
   await registerTeams(app, { db, store });
-  await registerPartners(app, { db, store, companies });
+  await registerPartners(app, { db, store, companies, dataCopies });
   await app.register(devRoutes({ db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db, store, recordExists: recordExistsIn(db) });
   // One address guard for every outbound request (webhooks, apps, OAuth: src/outbound/).

@@ -43,3 +43,20 @@ create table if not exists sandbox_clone_queue (
   position bigint not null,
   primary key (clone_uuid, seq)
 );
+
+-- A partner copy's data (spec 1.16), in the copy's tenant: its source, bound and progress.
+create table if not exists rm_company_copies (
+  tenant text not null primary key,
+  source_company_uuid uuid not null,
+  status text not null,
+  as_of_position bigint,
+  as_of_time bigint,
+  up_to_position bigint not null,
+  total int not null,
+  copied int not null default 0,
+  failure text,
+  created_at bigint not null,
+  updated_at bigint not null,
+  created_by uuid,
+  revision int not null
+);

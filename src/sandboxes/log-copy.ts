@@ -19,19 +19,22 @@ export interface CopyBound {
   fromTenant: string;
   upToPosition: number;
   asOfTime: number | null;
+  /** Only streams of these prefixes (a partner copy); absent: all but `NOT_CLONED`. */
+  only?: readonly string[];
 }
 
-const sourceWhere = `tenant = $1 and position <= $2 and ($3::int8 is null or occurred_at <= $3) and not (stream_id like any($4::text[]))`;
+const sourceWhere = `tenant = $1 and position <= $2 and ($3::int8 is null or occurred_at <= $3) and not (stream_id like any($4::text[])) and ($6::text[] is null or stream_id like any($6::text[]))`;
+const patterns = (prefixes: readonly string[] | undefined) => (prefixes ? prefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : null);
 
 /**
  * The bound of a clone asked now: the last committed position of the company's log every reader
  * can see (no transaction still open before it), capped by `asOf`; and how many events it holds.
  */
-export async function resolveBound(db: Db, fromTenant: string, asOf: { position: number | null; time: number | null }): Promise<{ upToPosition: number; total: number }> {
+export async function resolveBound(db: Db, fromTenant: string, asOf: { position: number | null; time: number | null }, only?: readonly string[]): Promise<{ upToPosition: number; total: number }> {
   const [row] = await db.query<{ up_to: number | null; total: number }>(
     `select max(position)::int8 as up_to, count(*)::int4 as total from events
-      where transaction_id < pg_snapshot_xmin(pg_current_snapshot()) and ${sourceWhere}`,
-    [fromTenant, asOf.position ?? Number.MAX_SAFE_INTEGER, asOf.time, notCloned],
+      where transaction_id < pg_snapshot_xmin(pg_current_snapshot()) and $5::uuid is null and ${sourceWhere}`,
+    [fromTenant, asOf.position ?? Number.MAX_SAFE_INTEGER, asOf.time, notCloned, null, patterns(only)],
   );
   return { upToPosition: row?.up_to ?? 0, total: row?.total ?? 0 };
 }
@@ -44,7 +47,7 @@ export async function planCopy(db: Db, cloneUuid: string, bound: CopyBound): Pro
        select $5, row_number() over (order by transaction_id, position), transaction_id, position from events where ${sourceWhere}
        returning 1)
      select count(*)::int4 as n from q`,
-    [bound.fromTenant, bound.upToPosition, bound.asOfTime, notCloned, cloneUuid],
+    [bound.fromTenant, bound.upToPosition, bound.asOfTime, notCloned, cloneUuid, patterns(bound.only)],
   );
   return row?.n ?? 0;
 }

@@ -7,11 +7,14 @@ import { sandboxReactorGate } from './reactor-gate.js';
 import { registerSandboxHeader } from './sandbox-header.js';
 import { sandboxesRoutes } from './sandboxes.routes.js';
 import { makeSandboxesService } from './sandboxes.service.js';
+import { makeCompanyDataCopies } from './company-data-copy.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The sandboxes of this app (tests wait for their clones). */
     sandboxes: ReturnType<typeof makeSandboxesService>;
+    /** Partner copies' data (tests wait for them). */
+    companyDataCopies: ReturnType<typeof makeCompanyDataCopies>;
   }
 }
 
@@ -19,7 +22,7 @@ declare module 'fastify' {
  * Developer sandboxes (issue 36): the header X-Platform-Sandbox-Uuid (registered right after
  * authentication, before any route), the routes under /api/v2/developer-sandboxes, and the gate
  * that keeps reactors off a sandbox until its owner turns them on. Returns the service (its clone
- * engine is what a partner copy reuses).
+ * engine is what a partner copy reuses: `dataCopies`).
  */
 export async function registerSandboxes(app: FastifyInstance, deps: { db: Db; store: EventStore; clonePageSize?: number }) {
   const { db, store } = deps;
@@ -28,6 +31,11 @@ export async function registerSandboxes(app: FastifyInstance, deps: { db: Db; st
   const sandboxes = makeSandboxesService({ db, store, projections, log: app.log, pageSize: deps.clonePageSize });
   app.decorate('sandboxes', sandboxes);
   await app.register(sandboxesRoutes({ sandboxes }), { prefix: '/api/v2/developer-sandboxes' });
-  app.addHook('onClose', async () => sandboxes.close());
-  return { sandboxes };
+  const dataCopies = makeCompanyDataCopies({ db, store, projections, log: app.log, pageSize: deps.clonePageSize });
+  app.decorate('companyDataCopies', dataCopies);
+  app.addHook('onClose', async () => {
+    await sandboxes.close();
+    await dataCopies.close();
+  });
+  return { sandboxes, dataCopies };
 }

@@ -61,11 +61,11 @@ describe('production is never touched through a sandbox', () => {
         const known = [...seeded];
         for (const o of ops) {
           const pick = (i: number) => known[i % known.length]!;
-          let res: { status: number };
+          let res: { status: number; body: Record<string, any> };
           switch (o.kind) {
             case 'create': {
               res = await call(t.app, dev, 'POST', `/api/v2/${object.name}`, { properties: { title: o.title, n: o.n } });
-              if (res.status === 201) known.push((res as { body: { data: { uuid: string } } }).body.data.uuid);
+              if (res.status === 201) known.push(res.body.data.uuid as string);
               break;
             }
             case 'update':
