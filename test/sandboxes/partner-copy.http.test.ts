@@ -92,21 +92,24 @@ describe('partner copies carry the data (spec 1.16)', () => {
     const copied = await lists(inCopy, names);
     expect(copied).toEqual(source);
 
-    // Other uuids, the mapping readable, and each copied record is its source's.
+    // Other uuids, the mapping readable (by the reseller, from its own company), and each copied record is its source's.
+    await home();
     const records = await mapping(copyUuid, 'record');
     expect(records.size).toBe(1000 + 1);
+    const objects = await mapping(copyUuid, 'object');
+    const copiedForm = (await mapping(copyUuid, 'form')).get(form.uuid)!;
+    const copiedPage = (await mapping(copyUuid, 'page')).get(page.uuid)!;
     const someSource = made[b.name]![7]!;
     const someCopy = records.get(someSource)!;
     expect(someCopy).not.toBe(someSource);
-    expect((await data(t.app, inCopy, 'GET', `/api/v2/records/${someCopy}`)).properties).toEqual((await data(t.app, who, 'GET', `/api/v2/records/${someSource}`)).properties);
-    expectErrorBody(await call(t.app, inCopy, 'GET', `/api/v2/records/${someSource}`), 404);
-    const objects = await mapping(copyUuid, 'object');
-    expect(objects.get(a.uuid)).toBeDefined();
-    const copiedForm = (await mapping(copyUuid, 'form')).get(form.uuid)!;
-    expect((await data(t.app, inCopy, 'GET', `/api/v2/forms/${copiedForm}`)).objectUuid).toBe(objects.get(a.uuid));
-    const copiedPage = (await mapping(copyUuid, 'page')).get(page.uuid)!;
-    const pageInCopy = await data(t.app, inCopy, 'GET', `/api/v2/webpages/${copiedPage}`);
+    const sourceRecord = (await data(t.app, await inClient(client.uuid), 'GET', `/api/v2/records/${someSource}`)).properties;
     const pageInSource = await data(t.app, who, 'GET', `/api/v2/webpages/${page.uuid}`);
+    await inClient(copyUuid);
+    expect((await data(t.app, inCopy, 'GET', `/api/v2/records/${someCopy}`)).properties).toEqual(sourceRecord);
+    expectErrorBody(await call(t.app, inCopy, 'GET', `/api/v2/records/${someSource}`), 404);
+    expect(objects.get(a.uuid)).toBeDefined();
+    expect((await data(t.app, inCopy, 'GET', `/api/v2/forms/${copiedForm}`)).objectUuid).toBe(objects.get(a.uuid));
+    const pageInCopy = await data(t.app, inCopy, 'GET', `/api/v2/webpages/${copiedPage}`);
     expect(pageInCopy.document.modules).toEqual(pageInSource.document.modules);
 
     // A copy of the copy answers the same lists.
