@@ -9038,6 +9038,600 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/developer-sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The sandboxes of the caller's selected company, newest first. `page` and `limit` in the query.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * @description Clones the selected company's data into a new sandbox (no new company: the company's identity and every uuid stay), as of `asOf` when given. Answers at once with status `cloning`; the clone runs in the background (poll GET for its percentage). Use it with the header X-Platform-Sandbox-Uuid.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/developer-sandboxes/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One sandbox, with its clone status and percentage.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * @description Our extension: turns webhooks and syncs on or off for what happens in the sandbox.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * @description Our extension: deletes the sandbox; the header naming it then answers 404. Production is not touched.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/developer-sandboxes/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The same list as GET, with the pagination request body (spec 2.1).
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/events/index": {
         parameters: {
             query?: never;
@@ -15264,10 +15858,95 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * @description A managed company's data copy: its source, status and percentage (404 when the company is no copy with data).
+         *
+         *     Auth: roles RESELLER; scopes none.
+         *
+         *     Auth: roles RESELLER; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CompanyCopy"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
-         * @description Creates a managed company as a copy of another managed company: its settings and definitions (teams now; objects and records as they arrive).
+         * @description Creates a managed company as a copy of another managed company: its settings and teams at once; then, in the background, its objects, properties, relations, records and their links, forms, pages, environments, menus and modules (as of `asOf` when given) as new events with new uuids. Follow the copy with GET .../copy on the new company.
          *
          *     Auth: roles RESELLER; scopes none.
          */
@@ -15282,10 +15961,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        subdomain: string;
-                    };
+                    "application/json": components["schemas"]["CompanyCopyCreateInput"];
                 };
             };
             responses: {
@@ -15298,6 +15974,131 @@ export interface paths {
                         "application/json": {
                             data: components["schemas"]["Company"];
                             message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/partners/companies/{uuid}/copy/uuids/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A managed copy's uuid mapping: each source uuid and the copy's, with its kind (object, property, relation, record, form, page, ...). Filter {key: 'kind', operator: 'equals', value: 'record'}.
+         *
+         *     Auth: roles RESELLER; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CopiedUuid"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
                         };
                     };
                 };
@@ -26646,6 +27447,52 @@ export interface components {
             updatedBy: components["schemas"]["Actor"] | null;
             uuid: string;
         };
+        CompanyCopy: {
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            failure: string | null;
+            percentage: number;
+            sourceCompanyUuid: string;
+            /** @enum {string} */
+            status: "copying" | "finished" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            upToPosition: number;
+        };
+        CompanyCopyCreate: {
+            /** @description The source as it was then: an ISO 8601 time with a zone, or a position of its log (digits). Absent: now. */
+            asOf?: string;
+            name: string;
+            subdomain: string;
+        };
+        CompanyCopyCreateInput: {
+            /** @description The source as it was then: an ISO 8601 time with a zone, or a position of its log (digits). Absent: now. */
+            asOf?: string;
+            name: string;
+            subdomain: string;
+        };
+        CompanyCopyInput: {
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            failure: string | null;
+            percentage: number;
+            sourceCompanyUuid: string;
+            /** @enum {string} */
+            status: "copying" | "finished" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            upToPosition: number;
+        };
         CompanyInput: {
             copiedFrom: string | null;
             createdAt: number;
@@ -26672,6 +27519,16 @@ export interface components {
             edgeProperties?: {
                 [key: string]: unknown;
             };
+        };
+        CopiedUuid: {
+            copyUuid: string;
+            kind: string;
+            sourceUuid: string;
+        };
+        CopiedUuidInput: {
+            copyUuid: string;
+            kind: string;
+            sourceUuid: string;
         };
         CreateObject: {
             description?: string;
@@ -28861,6 +29718,80 @@ export interface components {
             updatedAt: number;
             updatedBy: components["schemas"]["ActorInput"] | null;
             uuid: string;
+        };
+        Sandbox: {
+            /** @description What the clone was asked to copy up to (both null: the time it was asked) */
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            /** @description The company the sandbox is a copy of: its identity in every answer */
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            failure: string | null;
+            name: string;
+            /** @description How much of the clone is done: 100 once ready */
+            percentage: number;
+            reactorsEnabled: boolean;
+            revision: number;
+            /** @enum {string} */
+            status: "cloning" | "ready" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            /** @description The last position of the company log the clone copies */
+            upToPosition: number;
+            uuid: string;
+        };
+        SandboxCreate: {
+            /** @description The company as it was then: an ISO 8601 time with a zone (e.g. 2026-11-27T12:00:00Z), or a position of its log (digits, as `POST events/index` shows them). Absent: now. */
+            asOf?: string;
+            name: string;
+        };
+        SandboxCreateInput: {
+            /** @description The company as it was then: an ISO 8601 time with a zone (e.g. 2026-11-27T12:00:00Z), or a position of its log (digits, as `POST events/index` shows them). Absent: now. */
+            asOf?: string;
+            name: string;
+        };
+        SandboxInput: {
+            /** @description What the clone was asked to copy up to (both null: the time it was asked) */
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            /** @description The company the sandbox is a copy of: its identity in every answer */
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            failure: string | null;
+            name: string;
+            /** @description How much of the clone is done: 100 once ready */
+            percentage: number;
+            reactorsEnabled: boolean;
+            revision: number;
+            /** @enum {string} */
+            status: "cloning" | "ready" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            /** @description The last position of the company log the clone copies */
+            upToPosition: number;
+            uuid: string;
+        };
+        SandboxUpdate: {
+            /** @description Whether webhooks and syncs run on what happens in the sandbox (never on the copied history, never for the copied webhooks) */
+            reactorsEnabled: boolean;
+        };
+        SandboxUpdateInput: {
+            /** @description Whether webhooks and syncs run on what happens in the sandbox (never on the copied history, never for the copied webhooks) */
+            reactorsEnabled: boolean;
         };
         SavedFilter: {
             createdAt: number;
