@@ -27,13 +27,16 @@ const sourceWhere = `tenant = $1 and position <= $2 and ($3::int8 is null or occ
 const patterns = (prefixes: readonly string[] | undefined) => (prefixes ? prefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : null);
 
 /**
- * The bound of a clone asked now: the last committed position of the company's log every reader
- * can see (no transaction still open before it), capped by `asOf`; and how many events it holds.
+ * The bound of a clone asked now: the last position of the company's log committed when asked,
+ * capped by `asOf`; and how many events it holds. Not the readers' xmin rule: on PostgreSQL the
+ * xmin is the whole server's, and any long transaction elsewhere would leave the company's last
+ * writes out. An append still open when asked that commits before the copy is planned, below the
+ * bound, is copied too.
  */
 export async function resolveBound(db: Db, fromTenant: string, asOf: { position: number | null; time: number | null }, only?: readonly string[]): Promise<{ upToPosition: number; total: number }> {
   const [row] = await db.query<{ up_to: number | null; total: number }>(
     `select max(position)::int8 as up_to, count(*)::int4 as total from events
-      where transaction_id < pg_snapshot_xmin(pg_current_snapshot()) and $5::uuid is null and ${sourceWhere}`,
+      where $5::uuid is null and ${sourceWhere}`,
     [fromTenant, asOf.position ?? Number.MAX_SAFE_INTEGER, asOf.time, notCloned, null, patterns(only)],
   );
   return { upToPosition: row?.up_to ?? 0, total: row?.total ?? 0 };

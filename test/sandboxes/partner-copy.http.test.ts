@@ -117,7 +117,7 @@ describe('partner copies carry the data (spec 1.16)', () => {
     const second = await copyOf(copyUuid);
     expect(await lists(await inClient(second), names)).toEqual(source);
     await home();
-  });
+  }, 600_000);
 
   it('asOf: a copy as of a position holds only what the source held then', async () => {
     await home();

@@ -48,7 +48,7 @@ describe('a sandbox keeps pages and webhooks apart from production', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const prodHook = created.body.data.uuid as string;
     await aRecord(t.app, owner, object.name, { title: 'before' });
-    await waitFor(() => (rx.on('/prod').length >= 1 ? true : null), 10_000, 'the production delivery');
+    await waitFor(() => (rx.on('/prod').length >= 1 ? true : null), 30_000, 'the production delivery');
 
     const sandbox = await aReadySandbox(t.app, owner);
     const dev = inSandbox(owner, sandbox.uuid);
@@ -63,17 +63,17 @@ describe('a sandbox keeps pages and webhooks apart from production', () => {
     expect(on.body.data.reactorsEnabled).toBe(true);
     expect((await call(t.app, dev, 'POST', '/api/v2/webhooks', { url: `${rx.url}/sandbox`, secret: SECRET, topic: `record.${object.name}.created` })).status).toBe(201);
     const mine = await aRecord(t.app, dev, object.name, { title: 'in the sandbox, reactors on' });
-    const got = await waitFor(() => (rx.on('/sandbox').length >= 1 ? rx.on('/sandbox') : null), 10_000, 'the sandbox delivery');
+    const got = await waitFor(() => (rx.on('/sandbox').length >= 1 ? rx.on('/sandbox') : null), 30_000, 'the sandbox delivery');
     expect(got).toHaveLength(1);
     expect(got[0]!.body).toContain(mine.uuid);
     // A production write after all that: production's webhook hears it, and only production.
     await aRecord(t.app, owner, object.name, { title: 'after' });
-    await waitFor(() => (rx.on('/prod').length >= 2 ? true : null), 10_000, 'the second production delivery');
+    await waitFor(() => (rx.on('/prod').length >= 2 ? true : null), 30_000, 'the second production delivery');
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.on('/prod')).toHaveLength(2);
     expect(rx.on('/prod').every((r) => !r.body.includes('in the sandbox'))).toBe(true);
     expect(rx.on('/sandbox')).toHaveLength(1);
-  });
+  }, 300_000);
 });
 
 function expectNoLive(res: { status: number; body: Record<string, any> }, uuid: string) {

@@ -120,6 +120,18 @@ describe('developer sandboxes', () => {
     expect(listed.map((s: { uuid: string }) => s.uuid)).not.toContain(sandbox.uuid);
   });
 
+  it('an Idempotency-Key used in a sandbox does not replay its answer in production', async () => {
+    const object = await anObjectWith(t.app, owner, { title: { type: 'string', format: 'text' } });
+    const sandbox = await aReadySandbox(t.app, owner);
+    const headers = { 'idempotency-key': `sb-${sandbox.uuid}` };
+    const inSb = await t.app.inject({ method: 'POST', url: `/api/v2/${object.name}`, headers: { ...inSandbox(owner, sandbox.uuid).headers, ...headers }, payload: { properties: { title: 'once' } } });
+    expect(inSb.statusCode, inSb.body).toBe(201);
+    const inProd = await t.app.inject({ method: 'POST', url: `/api/v2/${object.name}`, headers: { ...owner.headers, ...headers }, payload: { properties: { title: 'once' } } });
+    expect(inProd.statusCode, inProd.body).toBe(201);
+    expect(inProd.json().data.uuid).not.toBe(inSb.json().data.uuid);
+    expect((await index(t.app, owner, object.name, {})).body.total).toBe(1);
+  });
+
   it('refuses identity writes through a sandbox and leaves production alone', async () => {
     const sandbox = await aReadySandbox(t.app, owner);
     const res = await call(t.app, inSandbox(owner, sandbox.uuid), 'PUT', `/api/v2/companies/${owner.companyUuid}`, { name: 'Renamed' });
