@@ -27,6 +27,8 @@ import { cmsTransfersProjection } from './cms-transfers.projection.js';
 import { billingProjection } from './billing.projection.js';
 import { trackingSitesProjection } from './tracking-sites.projection.js';
 import { feedsProjection } from './feeds.projection.js';
+import { sandboxesProjection } from './sandboxes.projection.js';
+import { companyCopiesProjection } from './company-copies.projection.js';
 
 /** Every read model of the platform, in the order they apply. */
 export const projections: readonly Projection[] = [
@@ -73,4 +75,7 @@ export const projections: readonly Projection[] = [
   billingProjection,
   trackingSitesProjection,
   feedsProjection,
+  // Developer sandboxes (issue 36).
+  sandboxesProjection,
+  companyCopiesProjection,
 ];

@@ -54,6 +54,7 @@ import { registerBilling } from './billing/billing.module.js';
 import { registerTracking } from './tracking/tracking.module.js';
 import { registerFeeds } from './feeds/feeds.module.js';
 import { registerContent } from './content/content.module.js';
+import { registerSandboxes } from './sandboxes/sandboxes.module.js';
 import { affectsForms, configureFormCache, forgetForms, forgetFormsHere } from './forms/form-cache.js';
 
 declare module 'fastify' {
@@ -153,6 +154,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { db, store } = platform;
   registerAuditFields(app, db);
   await registerHistory(app, { db, store });
+  // Right after authentication, before every route: X-Platform-Sandbox-Uuid moves the request's tenant.
+  const { dataCopies } = await registerSandboxes(app, { db, store });
   // Each feature registers itself (its `*.module.ts`); a service one feature needs of another is
   // handed over here, never imported (test/architecture.test.ts).
   const mailer = registerMail(app, config);
@@ -161,7 +164,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { companies } = await registerCompanies(app, { db, store });
   await registerMembers(app, { db, store, companies });
   await registerTeams(app, { db, store });
-  await registerPartners(app, { db, store, companies });
+  await registerPartners(app, { db, store, companies, dataCopies });
   await app.register(devRoutes({ db, mailer }), { prefix: '/api/v2/dev' });
   await registerSchema(app, { db, store, recordExists: recordExistsIn(db) });
   // One address guard for every outbound request (webhooks, apps, OAuth: src/outbound/).

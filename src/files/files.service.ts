@@ -228,7 +228,8 @@ export function makeFilesService(deps: { db: Db; store: EventStore; storage: Obj
     async purge(ctx: CommandContext, fileUuid: string) {
       const row = await found(ctx.tenant, fileUuid, { deleted: 'either' });
       await run(fileUuid, { type: 'PurgeFile' }, ctx);
-      await storage.delete(row.storage_key);
+      // A sandbox's copied row names its company's bytes (docs/sandboxes.md): only a tenant's own are its to delete.
+      if (row.storage_key.includes(`/${ctx.tenant.toLowerCase()}/`)) await storage.delete(row.storage_key);
     },
   };
 }

@@ -47,7 +47,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlMs: number)
 
   async function claimOrReplay(request: FastifyRequest, reply: FastifyReply, key: string | string[]) {
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) throw badKey('Idempotency-Key is malformed');
-    const scope = callerKey(request);
+    // A sandbox's keys are its own: the same key in production must not replay the sandbox's answer (docs/sandboxes.md).
+    const scope = request.headers['x-platform-sandbox-uuid'] === undefined ? callerKey(request) : `${callerKey(request)}:sandbox:${request.actor?.tenant ?? ''}`;
     const bodyHash = hashBody({ url: request.url, body: request.body });
     const now = Date.now();
     await db.query('delete from idempotency_keys where scope = $1 and key = $2 and created_at < $3', [scope, key, now - ttlMs]);

@@ -42,6 +42,12 @@ export interface RunnerOptions {
 
 class CheckpointMoved extends Error {}
 
+/** Which of a batch's events reactors may act on (a sandbox's only when its owner turned them on: docs/sandboxes.md). */
+export type ReactorGate = (events: StoredEvent[]) => Promise<StoredEvent[]>;
+const gates = new WeakMap<Db, ReactorGate>();
+/** Sets the gate every reactor of this database passes its events through. */
+export const gateReactors = (db: Db, gate: ReactorGate) => void gates.set(db, gate);
+
 async function loadCheckpoint(db: Db, name: string): Promise<string> {
   await db.query(`insert into checkpoints (name, checkpoint, updated_at) values ($1, '', $2) on conflict (name) do nothing`, [name, Date.now()]);
   const [row] = await db.query<{ checkpoint: string }>('select checkpoint from checkpoints where name = $1', [name]);
@@ -82,7 +88,9 @@ export function startReactor<P>(reactor: Reactor<P>, opts: RunnerOptions): React
     });
 
   async function processBatch(batch: StoredEvent[]) {
-    const relevant = batch.filter((e) => reactor.handles(e));
+    const handled = batch.filter((e) => reactor.handles(e));
+    const gate = gates.get(db);
+    const relevant = gate && handled.length > 0 ? await gate(handled) : handled;
     const prepared = relevant.length > 0 ? await reactor.prepare(relevant) : undefined;
     const last = batch[batch.length - 1]!.checkpoint;
     const from = checkpoint;
