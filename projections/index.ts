@@ -19,6 +19,7 @@ import { cmsModulesProjection } from './cms-modules.projection.js';
 import { pageTranslationsProjection } from './page-translations.projection.js';
 import { viewsProjection } from './views.projection.js';
 import { appsProjection } from './apps.projection.js';
+import { appFunctionsProjection } from './app-functions.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
 
@@ -51,6 +52,7 @@ export const projections: readonly Projection[] = [
   viewsProjection,
   // Apps (issue 19).
   appsProjection,
+  appFunctionsProjection,
   webMenusProjection,
   // Forms (issue 18).
   formsProjection,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkFilesConfig, filesConfigShape } from './files/files.config.js';
 import { appsConfigShape } from './apps/apps.config.js';
+import { functionsConfigShape } from './apps/functions/functions.config.js';
 import { eventsConfigShape } from './events/events.config.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -72,6 +73,7 @@ const configSchema = z
     WEBHOOK_REPLAY_MAX: z.coerce.number().int().min(1).default(10_000),
     ...filesConfigShape,
     ...appsConfigShape,
+    ...functionsConfigShape,
     ...eventsConfigShape,
     // Webpages (issue 16): how often the page scheduler looks for due publish / unpublish times.
     PAGE_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(10).max(1000).default(250),
