@@ -25,6 +25,7 @@ interface InFlight {
   resolve(r: RunResult): void;
   host: HostCall;
   started: number;
+  wallMs: number;
   timer: NodeJS.Timeout;
   /** The worker did not answer a cancel: it is stuck, and replaced. */
   hardTimer?: NodeJS.Timeout;
@@ -49,6 +50,8 @@ function spawn(heapBytes: number): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(file)}))`, { eval: true, workerData });
 }
 
+const BOOT_MS = 60_000;
+
 const lost = (message: string): RunOutcome => ({ ok: false, error: { code: 'SANDBOX_ERROR', message } });
 
 /**
@@ -72,10 +75,13 @@ export function makeSandbox(opts: { workers: number; heapBytes: number }): Sandb
     return p;
   }
 
-  function replace(p: PooledWorker, why: string) {
+  function replace(p: PooledWorker, why: string, stuck?: number) {
     const at = pool.indexOf(p);
     if (at >= 0) pool.splice(at, 1);
-    for (const [id, f] of p.inFlight) settle(p, id, f, { outcome: lost(why), logs: [], cpuMs: 0 });
+    for (const [id, f] of p.inFlight) {
+      const outcome: RunOutcome = id === stuck ? { ok: false, error: { code: 'WALL_TIME', message: 'the function ran past its wall time limit; its worker was stopped' } } : lost(why);
+      settle(p, id, f, { outcome, logs: [], cpuMs: 0 });
+    }
     void p.worker.terminate();
     if (!closed && pool.length < opts.workers) add();
   }
@@ -92,6 +98,15 @@ export function makeSandbox(opts: { workers: number; heapBytes: number }): Sandb
     if (m.t === 'ready') return;
     const f = p.inFlight.get(m.id);
     if (!f) return;
+    if (m.t === 'started') {
+      clearTimeout(f.timer);
+      f.started = performance.now();
+      f.timer = setTimeout(() => {
+        send(p, { t: 'cancel', id: m.id });
+        f.hardTimer = setTimeout(() => replace(p, 'the sandbox worker was stopped: another function in it ran past its wall time', m.id), 1000);
+      }, f.wallMs);
+      return;
+    }
     if (m.t === 'done') {
       if (m.retire) p.retiring = true;
       settle(p, m.id, f, { outcome: m.outcome, logs: m.logs, cpuMs: m.cpuMs });
@@ -118,10 +133,9 @@ export function makeSandbox(opts: { workers: number; heapBytes: number }): Sandb
         resolve,
         host,
         started: performance.now(),
-        timer: setTimeout(() => {
-          send(p, { t: 'cancel', id });
-          f.hardTimer = setTimeout(() => replace(p, 'the sandbox worker did not stop a function past its wall time'), 1000);
-        }, request.limits.wallMs),
+        wallMs: request.limits.wallMs,
+        // Until the worker says the invocation began: a worker that cannot start in this time is replaced.
+        timer: setTimeout(() => replace(p, 'the sandbox worker did not start'), BOOT_MS),
       };
       p.inFlight.set(id, f);
       p.worker.postMessage({ t: 'run', request: { ...request, id } } satisfies ToWorker);

@@ -38,6 +38,8 @@ export type RunOutcome = { ok: true; json: string } | { ok: false; error: { code
 
 export type FromWorker =
   | { t: 'ready' }
+  /** The invocation began (the worker's WebAssembly module loaded): its wall time counts from here. */
+  | { t: 'started'; id: number }
   | { t: 'host'; id: number; callId: number; op: string; args: string }
   | { t: 'done'; id: number; outcome: RunOutcome; logs: LogLine[]; cpuMs: number; retire: boolean };
 
@@ -47,8 +49,9 @@ export type FromWorker =
  * call is one JSON text each way.
  */
 export const PRELUDE = `(() => {
-  const host = globalThis.__host, log = globalThis.__log, done = globalThis.__done, fail = globalThis.__fail;
-  for (const k of ['__host', '__log', '__done', '__fail']) delete globalThis[k];
+  const host = globalThis.__host, log = globalThis.__log, done = globalThis.__done, fail = globalThis.__fail, now = globalThis.__now;
+  for (const k of ['__host', '__log', '__done', '__fail', '__now']) delete globalThis[k];
+  Date.now = () => now();
   const call = async (op, args) => JSON.parse(await host(op, JSON.stringify(args === undefined ? null : args)));
   const text = (x) => { if (typeof x === 'string') return x; try { return JSON.stringify(x); } catch (e) { return String(x); } };
   const logger = {};
