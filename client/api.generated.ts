@@ -1398,6 +1398,470 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{appUuid}/deploys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Deploys a build (the creator company): manifest and CommonJS bundle, checked in the sandbox; it becomes the active deploy.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The CommonJS bundle (esbuild --format=cjs): every function of the manifest exported by name */
+                        code: string;
+                        manifest: {
+                            functions: {
+                                cpuMs?: number;
+                                memoryMb?: number;
+                                name: string;
+                                outputBytes?: number;
+                                wallMs?: number;
+                            }[];
+                            /** @default [] */
+                            scopes?: ("records:read" | "records:write" | "fetch")[];
+                        };
+                        /** @default  */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeploy"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys/{deployUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One deploy, its bundle included.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    deployUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeployWithCode"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys/{deployUuid}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Makes an earlier deploy the active one again (409 when it is active already).
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    deployUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeploy"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The deploys of the app, newest first (the history).
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeploy"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{appUuid}/installation/connections": {
         parameters: {
             query?: never;
@@ -1605,6 +2069,367 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/functions/{name}/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Runs a function of the app's active deploy now, for the selected company (the app installed), and answers its result or error.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        input?: unknown;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppFunctionInvocation"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Enqueues a function call (spec 4.16): run at least once, retried with backoff. An idempotencyKey seen before answers the same job.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The wait before the second attempt; doubled for each later one
+                         * @default 1000
+                         */
+                        backoffMs?: number;
+                        functionName: string;
+                        /** @description The same key in the same installation is the same job: enqueued once */
+                        idempotencyKey?: string;
+                        input?: unknown;
+                        /** @default 3 */
+                        maxAttempts?: number;
+                        /** @description Each attempt's wall time (default and maximum: the function's) */
+                        timeoutMs?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppJob"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description A job: PENDING, RUNNING, SUCCEEDED (with result) or FAILED (with error).
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppJob"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3040,6 +3865,210 @@ export interface paths {
                             };
                             message: string;
                         };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/runtime/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The app's log lines in the selected company (every invocation's), newest first.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppRuntimeLogLine"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/runtime/logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Server-Sent Events: `event: log` (AppRuntimeLogLine) for each new line, polled about every 2.5 s; `event: end` last, after 5 minutes or when the server stops.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Default Response */
@@ -8146,7 +9175,7 @@ export interface paths {
                         /** @enum {string} */
                         role: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                         /** Format: uuid */
                         userUuid?: string;
                     };
@@ -8269,7 +9298,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         role?: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -18641,7 +19670,7 @@ export interface paths {
                         description?: string;
                         name: string;
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -18835,7 +19864,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         name?: string;
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -26251,6 +27280,144 @@ export interface components {
             clientSecret: string;
             signingSecret: string;
         };
+        AppDeploy: {
+            active: boolean;
+            appUuid: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        AppDeployInput: {
+            active: boolean;
+            appUuid: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes?: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        AppDeployWithCode: {
+            active: boolean;
+            appUuid: string;
+            code: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        AppDeployWithCodeInput: {
+            active: boolean;
+            appUuid: string;
+            code: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes?: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        /** @description CPU_LIMIT, WALL_TIME, MEMORY_LIMIT, OUTPUT_LIMIT, NEVER_SETTLED, FUNCTION_ERROR, SANDBOX_ERROR, NOT_FOUND, LEASE_EXPIRED, PLATFORM_ERROR (docs/apps.md) */
+        AppFunctionError: {
+            code: string;
+            message: string;
+        };
+        /** @description CPU_LIMIT, WALL_TIME, MEMORY_LIMIT, OUTPUT_LIMIT, NEVER_SETTLED, FUNCTION_ERROR, SANDBOX_ERROR, NOT_FOUND, LEASE_EXPIRED, PLATFORM_ERROR (docs/apps.md) */
+        AppFunctionErrorInput: {
+            code: string;
+            message: string;
+        };
+        AppFunctionInvocation: {
+            cpuMs: number;
+            deployUuid: string;
+            error: components["schemas"]["AppFunctionError"] | null;
+            functionName: string;
+            invocationUuid: string;
+            logs: {
+                at: number;
+                level: string;
+                message: string;
+            }[];
+            /** @description What the function returned (JSON), null when it failed */
+            result: unknown;
+            /** @enum {string} */
+            status: "SUCCEEDED" | "FAILED";
+            wallMs: number;
+        };
+        AppFunctionInvocationInput: {
+            cpuMs: number;
+            deployUuid: string;
+            error: components["schemas"]["AppFunctionErrorInput"] | null;
+            functionName: string;
+            invocationUuid: string;
+            logs: {
+                at: number;
+                level: string;
+                message: string;
+            }[];
+            /** @description What the function returned (JSON), null when it failed */
+            result: unknown;
+            /** @enum {string} */
+            status: "SUCCEEDED" | "FAILED";
+            wallMs: number;
+        };
         AppInput: {
             appBars: {
                 label: string;
@@ -26332,6 +27499,60 @@ export interface components {
                 [key: string]: unknown;
             };
             updatedAt: number;
+        };
+        AppJob: {
+            appUuid: string;
+            attempts: number;
+            createdAt: number;
+            /** @description The last attempt's error (kept while a retry is pending) */
+            error: components["schemas"]["AppFunctionError"] | null;
+            finishedAt: number | null;
+            functionName: string;
+            idempotencyKey: string | null;
+            jobId: string;
+            maxAttempts: number;
+            nextAttemptAt: number | null;
+            result: unknown;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            timeoutMs: number;
+            updatedAt: number;
+        };
+        AppJobInput: {
+            appUuid: string;
+            attempts: number;
+            createdAt: number;
+            /** @description The last attempt's error (kept while a retry is pending) */
+            error: components["schemas"]["AppFunctionErrorInput"] | null;
+            finishedAt: number | null;
+            functionName: string;
+            idempotencyKey: string | null;
+            jobId: string;
+            maxAttempts: number;
+            nextAttemptAt: number | null;
+            result: unknown;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            timeoutMs: number;
+            updatedAt: number;
+        };
+        AppRuntimeLogLine: {
+            at: number;
+            functionName: string;
+            invocationUuid: string;
+            jobUuid: string | null;
+            level: string;
+            message: string;
+            seq: number;
+        };
+        AppRuntimeLogLineInput: {
+            at: number;
+            functionName: string;
+            invocationUuid: string;
+            jobUuid: string | null;
+            level: string;
+            message: string;
+            seq: number;
         };
         AppSummary: {
             category: string;
@@ -28421,6 +29642,11 @@ export interface components {
             value?: unknown;
         };
         RecordHistoryEntry: {
+            /** @description The app whose function made the change (for the user above), or null */
+            app: {
+                label: string;
+                uuid: string;
+            } | null;
             causationId: string | null;
             /** @description For each changed property: its value before and after (null: no value) */
             changes: {
@@ -28441,6 +29667,11 @@ export interface components {
             user: components["schemas"]["Actor"] | null;
         };
         RecordHistoryEntryInput: {
+            /** @description The app whose function made the change (for the user above), or null */
+            app: {
+                label: string;
+                uuid: string;
+            } | null;
             causationId: string | null;
             /** @description For each changed property: its value before and after (null: no value) */
             changes: {

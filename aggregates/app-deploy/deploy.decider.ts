@@ -28,7 +28,7 @@ export const deployDecider: Decider<DeployState, DeployCommand, DeployEvent> = {
       case 'RollBackDeploy': {
         if (!state.deploys.includes(command.deployUuid)) throw notFound('Deploy', command.deployUuid);
         if (state.active === command.deployUuid) {
-          throw new DomainError('STATE_NOT_ALLOWED', 'the deploy is the active one', [{ message: `Deploy ${command.deployUuid} is active already`, type: 'GENERAL', correctionSuggestion: 'Roll back to an earlier deploy (list them with POST /apps/{appUuid}/deploys/index)' }]);
+          throw new DomainError('STATE_NOT_ALLOWED', 'the deploy is the active one', [{ message: `Deploy ${command.deployUuid} is active already`, type: 'GENERAL', correctionSuggestion: 'Roll back to an earlier deploy: the deploy history lists them' }]);
         }
         return [{ type: 'AppDeployActivated', version: 1, data: { deployUuid: command.deployUuid, previousDeployUuid: state.active, reason: 'ROLLBACK' } }];
       }

@@ -102,7 +102,8 @@ export function makeHostCall(deps: HostDeps, scope: HostScope) {
       const found = (await secretsOf(deps.db, tenant, appUuid)).find((s) => s.name === name);
       return found ? deps.box.open(found.ciphertext, secretAad(tenant, appUuid, name)) : null;
     },
-    async fetch(a) {
+    // The guest's fetch: through the address guard and the pinned sender only.
+    async 'http.request'(a) {
       need('fetch');
       const method = a.method === undefined || a.method === null ? 'GET' : a.method;
       if (method !== 'GET' && method !== 'POST') throw new Error('fetch supports GET and POST');

@@ -69,7 +69,7 @@ export const PRELUDE = `(() => {
     }),
     state: Object.freeze({ get: (key) => call('state.get', { key }), set: (values) => call('state.set', { values }) }),
     secrets: Object.freeze({ get: (name) => call('secrets.get', { name }) }),
-    fetch: (url, init) => call('fetch', { url, method: init && init.method, headers: init && init.headers, body: init && init.body }),
+    fetch: (url, init) => call('http.request', { url, method: init && init.method, headers: init && init.headers, body: init && init.body }),
   });
   globalThis.__run = (name, input, info) => {
     const fn = globalThis.__module.exports[name];
