@@ -26,8 +26,8 @@ export function makeLimits(c: Config) {
         outputBytes: low(platform.outputBytes, spec.outputBytes),
       };
     },
-    /** Loading a bundle to check it. */
-    forDeploy: (): InvocationLimits => ({ ...platform, logLines: 0 }),
+    /** Loading a bundle to check it: its top level, with the wall time as its CPU budget (a cold worker may be slow). */
+    forDeploy: (): InvocationLimits => ({ ...platform, cpuMs: Math.max(platform.cpuMs, platform.wallMs), logLines: 0 }),
   };
 }
 export type Limits = ReturnType<typeof makeLimits>;
