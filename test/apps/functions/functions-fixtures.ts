@@ -7,7 +7,7 @@ import { caller, superAdmin } from '../apps-fixtures.js';
 export const BUNDLE = `
 exports.echo = async (input, ctx) => ({ input, company: ctx.company.uuid, app: ctx.app.uuid, settings: ctx.settings, job: ctx.job });
 exports.loop = () => { for (;;) {} };
-exports.bomb = () => { const a = []; for (;;) a.push('x'.repeat(100000) + a.length); };
+exports.bomb = () => { const a = []; for (;;) a.push(new Uint8Array(8 << 20)); };
 exports.big = () => 'y'.repeat(5000);
 exports.readRecord = async (input, ctx) => ctx.records.get(input.uuid);
 exports.query = async (input, ctx) => ctx.records.query(input.objectName, { limit: 5 });
