@@ -99,18 +99,19 @@ describe('platform apps', () => {
     const bad = await platform('apps', 'build');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('does not export: missing');
-  });
+  }, 400_000);
 
   it('logs --follow prints new lines as they come', async () => {
     writeFileSync(join(dir, 'platform-app.json'), JSON.stringify({ appUuid, entry: 'src/index.js', manifest: { functions: [{ name: 'hello' }] } }));
     const child = execFile(process.execPath, [cli, 'apps', 'logs', '-n', '1', '--follow'], { cwd: dir, env });
     let seen = '';
     child.stdout!.on('data', (d) => (seen += String(d)));
-    await new Promise((r) => setTimeout(r, 1500));
+    // The stream is open once the last line is printed.
+    for (const end = Date.now() + 60_000; !seen.includes('hello') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
     await platform('apps', 'invoke', 'hello', '--input', '{"name":"Followed"}');
-    const until = Date.now() + 15_000;
+    const until = Date.now() + 60_000;
     while (!seen.includes('Followed') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGINT');
     expect(seen).toContain('hello called with {"name":"Followed"}');
-  });
+  }, 200_000);
 });
