@@ -98,7 +98,7 @@ async function bench(label: string, env: Record<string, string>) {
   }
 }
 
-const workers = process.env.APPS_FUNCTION_WORKERS ? { APPS_FUNCTION_WORKERS: process.env.APPS_FUNCTION_WORKERS } : {};
+const workers: Record<string, string> = process.env.APPS_FUNCTION_WORKERS ? { APPS_FUNCTION_WORKERS: process.env.APPS_FUNCTION_WORKERS } : {};
 if (ONLY !== 'postgres') {
   const dir = mkdtempSync(join(tmpdir(), 'platform-bench-functions-'));
   try {
