@@ -6,6 +6,7 @@ import { configPath, effectiveConfig, readConfigFile, writeConfigFile } from './
 import { tailEvents } from './events-tail.js';
 import { exportRecords } from './records-export.js';
 import { importRecords, type Format } from './records-import.js';
+import { appsCommands } from './apps-commands.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const positive = (v: string) => {
@@ -129,6 +130,8 @@ export function program(): Command {
         await client.close();
       }
     });
+
+  appsCommands(cli, api, out);
 
   cli
     .command('rebuild')

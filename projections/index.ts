@@ -21,6 +21,7 @@ import { viewsProjection } from './views.projection.js';
 import { calendarEntriesProjection, calendarsProjection } from './calendars.projection.js';
 import { inboxPreferencesProjection, notificationsProjection } from './notifications.projection.js';
 import { appsProjection } from './apps.projection.js';
+import { appFunctionsProjection } from './app-functions.projection.js';
 import { webMenusProjection } from './web-menus.projection.js';
 import { formsProjection, formSubmissionsProjection } from './forms.projection.js';
 import { cmsTransfersProjection } from './cms-transfers.projection.js';
@@ -65,6 +66,7 @@ export const projections: readonly Projection[] = [
   inboxPreferencesProjection,
   // Apps (issue 19).
   appsProjection,
+  appFunctionsProjection,
   webMenusProjection,
   // Forms (issue 18).
   formsProjection,

@@ -130,3 +130,11 @@ export async function installedCmsModules(sql: Sql, tenant: string): Promise<{ n
     'app_installed_cms_modules',
   );
 }
+
+/** The labels of the apps named (the actors of writes made by their functions), by uuid. */
+export async function appLabels(sql: Sql, uuids: Iterable<string | undefined>): Promise<Map<string, string>> {
+  const wanted = [...new Set([...uuids].filter((u): u is string => !!u))];
+  if (wanted.length === 0) return new Map();
+  const rows = await sql.query<{ app_uuid: string; label: string }>('select app_uuid, label from rm_apps where app_uuid = any($1::uuid[])', [wanted]);
+  return new Map(rows.map((r) => [r.app_uuid, r.label]));
+}

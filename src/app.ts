@@ -43,6 +43,7 @@ import { registerFiles } from './files/files.module.js';
 import { registerOps } from './ops/ops.module.js';
 import { registerWebpages } from './webpages/webpages.module.js';
 import { appModuleCatalogue, registerApps } from './apps/apps.module.js';
+import { registerAppFunctions } from './apps/functions/functions.module.js';
 import { registerConsole } from './console/console.module.js';
 import { registerForms } from './forms/forms.module.js';
 import { registerEvents } from './events/events.module.js';
@@ -170,7 +171,7 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   // One address guard for every outbound request (webhooks, apps, OAuth: src/outbound/).
   const guard = makeUrlGuard({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
   const webhookRuntime = await registerWebhooks(app, { config, db, store, guard });
-  const { records } = await registerRecords(app, { db, store });
+  const { records, reads } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
   await registerCalendars(app, { db, store });
@@ -178,7 +179,8 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
   const cms = await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
-  await registerApps(app, { config, db, store, guard, webhookRuntime });
+  const { apps, runtime } = await registerApps(app, { config, db, store, guard, webhookRuntime });
+  await registerAppFunctions(app, { config, db, store, guard, apps, runtime, records, reads });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   const { feeds } = await registerEvents(app, { config, db });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkFilesConfig, filesConfigShape } from './files/files.config.js';
 import { appsConfigShape } from './apps/apps.config.js';
+import { functionsConfigShape } from './apps/functions/functions.config.js';
 import { eventsConfigShape } from './events/events.config.js';
 import { billingConfigShape } from './billing/billing.config.js';
 import { trackingConfigShape } from './tracking/tracking.config.js';
@@ -76,6 +77,7 @@ const configSchema = z
     WEBHOOK_REPLAY_MAX: z.coerce.number().int().min(1).default(10_000),
     ...filesConfigShape,
     ...appsConfigShape,
+    ...functionsConfigShape,
     ...eventsConfigShape,
     ...billingConfigShape,
     ...trackingConfigShape,

@@ -9,6 +9,8 @@ export const eventMetadataSchema = z.object({
   causationId: z.string().nullable(),
   occurredAt: z.number().int(),
   schemaVersion: z.number().int(),
+  /** Set when an app's function wrote it: the app, and its installation (stream) in the tenant (docs/apps.md, "Functions"). */
+  app: z.object({ appUuid: z.string(), installation: z.string() }).optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
 

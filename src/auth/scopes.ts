@@ -4,6 +4,7 @@
  * the same names (a test keeps the two in step). Add new scopes here.
  */
 export const scopeCatalogue = {
+  'apps:functions': "Invoke an installed app's functions, enqueue and read its jobs, read its runtime logs",
   'apps:install': 'Install, uninstall and rotate apps; change an installation\'s company settings, state and secrets; connect and revoke OAuth',
   'apps:write': 'Create apps of the company, change them and submit them for review',
   'company-settings:write': 'Change the company settings of spec 2.10 (branding, links, scripts)',

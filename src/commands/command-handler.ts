@@ -12,6 +12,8 @@ export interface CommandContext {
   correlationId?: string;
   causationId?: string | null;
   now: number;
+  /** An app's function acting for the installing company: kept in every event's metadata. */
+  app?: { appUuid: string; installation: string };
 }
 
 export interface HandleOptions<State, Command, Event extends DomainEvent> {
@@ -52,6 +54,7 @@ export function metadataFor(context: CommandContext, schemaVersion: number): Eve
     causationId: context.causationId ?? null,
     occurredAt: context.now,
     schemaVersion,
+    ...(context.app ? { app: context.app } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { recordDecider } from '../../aggregates/record/record.decider.js';
 import { recordStream, type RecordEvent } from '../../aggregates/record/record.events.js';
 import { recordView } from '../../read-models/record-views.queries.js';
 import { getRecord } from '../../read-models/records.queries.js';
+import { appLabels } from '../../read-models/apps.queries.js';
 import { actorRefSchema, auditActors } from '../http/audit-fields.js';
 import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
@@ -21,6 +22,7 @@ export const historyEntrySchema = z
     type: z.string(),
     occurredAt: z.number().int(),
     user: actorRefSchema.describe('Who did it: the same shape as createdBy / updatedBy / deletedBy'),
+    app: z.object({ uuid: z.string(), label: z.string() }).nullable().describe("The app whose function made the change (for the user above), or null"),
     requestId: z.string(),
     correlationId: z.string(),
     causationId: z.string().nullable(),
@@ -55,12 +57,14 @@ export function makeRecordHistory(deps: { db: Db; store: EventStore }) {
       const from = row.revision - pageOffset(pageNumber, limit);
       const events = from < 0 ? [] : await store.readStream(tenant, recordStream(uuid), { direction: 'backwards', fromRevision: from, maxCount: limit });
       const actors = await auditActors(db, tenant, events.map((e) => e.metadata.userUuid));
+      const apps = await appLabels(db, events.map((e) => e.metadata.app?.appUuid));
       const entries = events.map((e) => {
         return {
           revision: e.revision,
           type: e.type,
           occurredAt: e.metadata.occurredAt,
           user: actors.actor(e.metadata.userUuid),
+          app: e.metadata.app ? { uuid: e.metadata.app.appUuid, label: apps.get(e.metadata.app.appUuid) ?? '' } : null,
           requestId: e.metadata.requestId,
           correlationId: e.metadata.correlationId,
           causationId: e.metadata.causationId,

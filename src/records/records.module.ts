@@ -4,8 +4,8 @@ import type { Db } from '../db/db.js';
 import type { EventStore } from '../event-store/port.js';
 import { historyRoutes } from './history.routes.js';
 import { makeRecordHistory } from './records.history.js';
-import { makeRecordReads } from './records.reads.js';
 import { makeListAsOf } from './list-as-of.js';
+import { makeRecordReads, type RecordReads } from './records.reads.js';
 import { recordsRoutes } from './records.routes.js';
 import { makeRecordsService, type RecordsService } from './records.service.js';
 import { makeSavedFilters } from './saved-filters.service.js';
@@ -24,7 +24,7 @@ export const recordExistsIn = (db: Db) => async (tenant: string, objectUuid: str
  * filters under `/api/v2/filters` and the event log `/api/v2/events/index`. Returns the records
  * service, which the app hands to syncs.
  */
-export async function registerRecords(app: FastifyInstance, deps: { db: Db; store: EventStore }): Promise<{ records: RecordsService }> {
+export async function registerRecords(app: FastifyInstance, deps: { db: Db; store: EventStore }): Promise<{ records: RecordsService; reads: RecordReads }> {
   const { db, store } = deps;
   const records = makeRecordsService({ db, store });
   const reads = makeRecordReads({ db, store });
@@ -35,5 +35,5 @@ export async function registerRecords(app: FastifyInstance, deps: { db: Db; stor
   await app.register(recordTeamsRoutes({ db, store }), { prefix: '/api/v2' });
   await app.register(recordUserRoutes({ records, reads }), { prefix: '/api/v2' });
   await app.register(savedFiltersRoutes({ savedFilters }), { prefix: '/api/v2/filters' });
-  return { records };
+  return { records, reads };
 }
