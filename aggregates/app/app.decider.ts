@@ -89,5 +89,5 @@ export const initialReview = (visibility: 'PUBLIC' | 'PRIVATE'): ReviewState => 
 
 /** The creator object an app starts with (shared by the decider's fold and the projection). */
 export const initialProfile = (label: string, description: string): AppProfile => ({
-  label, description, details: '', category: 'OTHER', pricing: { model: 'FREE', amount: 0, currency: 'EUR', description: '' }, settingsSchema: [], appBars: [], webhookUrl: null, oauthProviders: [],
+  label, description, details: '', category: 'OTHER', pricing: { model: 'FREE', amount: 0, currency: 'EUR', description: '' }, settingsSchema: [], appBars: [], webhookUrl: null, oauthProviders: [], scopes: [],
 });

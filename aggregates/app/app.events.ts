@@ -48,6 +48,8 @@ export const appProfileSchema = z.object({
   appBars: z.array(appBarSchema),
   webhookUrl: z.string().nullable(),
   oauthProviders: z.array(oauthProviderSchema).default([]),
+  /** The scopes the app asks for; an installation grants them at install (issue 35). */
+  scopes: z.array(z.string()).default([]),
 });
 export type AppProfile = z.infer<typeof appProfileSchema>;
 

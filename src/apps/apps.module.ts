@@ -14,6 +14,8 @@ import type { WebhookRuntime } from '../webhooks/webhooks.module.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { makeOAuthService } from './oauth.service.js';
 import { appWebhooksRoutes } from './app-webhooks.routes.js';
+import { appTokenRoutes } from './app-token.routes.js';
+import { makeAppTokenService } from './app-token.service.js';
 
 /** The catalogue of the installed apps' CMS modules, handed to the webpages feature in src/app.ts. */
 export { appModuleCatalogue } from './app-modules.js';
@@ -31,5 +33,6 @@ export async function registerApps(app: FastifyInstance, deps: { config: Config;
   const oauth = makeOAuthService({ db, apps, box, guard, appUrl: config.APP_URL, flowTtlMs: config.APPS_OAUTH_FLOW_TTL_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   await app.register(oauthRoutes({ oauth }), { prefix: '/api/v2/apps' });
   await app.register(appWebhooksRoutes({ apps, webhookRuntime: deps.webhookRuntime }));
+  await app.register(appTokenRoutes({ tokens: makeAppTokenService({ db, ttlMs: config.APPS_TOKEN_TTL_MS }) }), { prefix: '/api/v2/apps' });
   return { apps, runtime };
 }
