@@ -5396,6 +5396,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description OAuth 2 client credentials (RFC 6749 4.4): grant_type=client_credentials, the installation's client_id and client_secret (HTTP Basic or the body, form-encoded or JSON), optional scope (a subset of the granted scopes). Answers a bearer token for the installation's company, with the granted scopes; no envelope. Public, 30 a minute per address. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppTokenRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppAccessToken"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppTokenError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppTokenError"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/private": {
         parameters: {
             query?: never;
@@ -25813,6 +25907,7 @@ export interface components {
             };
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default: (string | number | boolean | string[]) | null;
@@ -25844,6 +25939,20 @@ export interface components {
             uuid: string;
             /** @enum {string} */
             visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppAccessToken: {
+            access_token: string;
+            expires_in: number;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        AppAccessTokenInput: {
+            access_token: string;
+            expires_in: number;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
         };
         AppBar: {
             appLabel: string;
@@ -25944,6 +26053,11 @@ export interface components {
                  */
                 model: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
             };
+            /**
+             * @description Scopes the app asks for: what its access tokens may do in a company that installs it (granted at install)
+             * @default []
+             */
+            scopes: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
             /** @default [] */
             settingsSchema: {
                 /** @default null */
@@ -26043,6 +26157,11 @@ export interface components {
                  */
                 model?: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
             };
+            /**
+             * @description Scopes the app asks for: what its access tokens may do in a company that installs it (granted at install)
+             * @default []
+             */
+            scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
             /** @default [] */
             settingsSchema?: {
                 /** @default null */
@@ -26125,6 +26244,7 @@ export interface components {
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
             revision: number;
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default: (string | number | boolean | string[]) | null;
@@ -26206,6 +26326,7 @@ export interface components {
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
             revision: number;
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default?: (string | number | boolean | string[]) | null;
@@ -26279,6 +26400,7 @@ export interface components {
             };
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default?: (string | number | boolean | string[]) | null;
@@ -26314,6 +26436,7 @@ export interface components {
         AppInstallation: {
             appUuid: string;
             clientId: string;
+            grantedScopes: string[];
             installed: boolean;
             installedAt: number;
             previousClientIdValidUntil: number | null;
@@ -26325,6 +26448,7 @@ export interface components {
         AppInstallationInput: {
             appUuid: string;
             clientId: string;
+            grantedScopes: string[];
             installed: boolean;
             installedAt: number;
             previousClientIdValidUntil: number | null;
@@ -26374,6 +26498,60 @@ export interface components {
             uuid: string;
             /** @enum {string} */
             visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppTokenError: {
+            /**
+             * @description always present
+             * @enum {string}
+             */
+            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            /** @description always present */
+            error_description?: string;
+            errors: {
+                correctionSuggestion: string;
+                message: string;
+                /** @enum {string} */
+                type: "VALIDATION" | "NOT_FOUND" | "TEST" | "RELATION_NOT_ALLOWED" | "INVALID_VALUE" | "GENERAL" | "INVALID_FILE_TYPE" | "INTERNAL_SERVER_ERROR" | "PLATFORM_ERROR" | "INVALID_EMAIL" | "INVALID_DATE";
+            }[];
+            message: string;
+            requestId: string;
+            roles: ("USER" | "ADMIN" | "RESELLER" | "DEVELOPER" | "SUPER_ADMIN")[];
+            scopes: string[];
+            stackTrace?: string;
+            status: number;
+        };
+        AppTokenErrorInput: {
+            /**
+             * @description always present
+             * @enum {string}
+             */
+            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            /** @description always present */
+            error_description?: string;
+            errors: {
+                correctionSuggestion: string;
+                message: string;
+                /** @enum {string} */
+                type: "VALIDATION" | "NOT_FOUND" | "TEST" | "RELATION_NOT_ALLOWED" | "INVALID_VALUE" | "GENERAL" | "INVALID_FILE_TYPE" | "INTERNAL_SERVER_ERROR" | "PLATFORM_ERROR" | "INVALID_EMAIL" | "INVALID_DATE";
+            }[];
+            message: string;
+            requestId: string;
+            roles: ("USER" | "ADMIN" | "RESELLER" | "DEVELOPER" | "SUPER_ADMIN")[];
+            scopes: string[];
+            stackTrace?: string;
+            status: number;
+        };
+        AppTokenRequest: {
+            client_id?: string;
+            client_secret?: string;
+            grant_type?: string;
+            scope?: string;
+        };
+        AppTokenRequestInput: {
+            client_id?: string;
+            client_secret?: string;
+            grant_type?: string;
+            scope?: string;
         };
         AuditUser: {
             email: string;
