@@ -54,6 +54,18 @@ async function applyApp(event: StoredEvent<AppEvent> & AppEvent, tx: Sql) {
       await tx.query('update rm_app_cms_modules set retired = true, updated_at = $3 where app_uuid = $1 and name = any($2::text[])', [app, event.data.retired, at]);
       return;
     }
+    case 'AppCmsPackagePublished':
+      await advanceApp(tx, event, ', cms_package = $6::jsonb', [JSON.stringify({ ...event.data, uploadedAt: at })]);
+      return;
+    case 'AppMigrationToV2Requested':
+      await advanceApp(tx, event, ", platform_version = 2, runtime_status = 'BUILDING', runtime_error = null");
+      return;
+    case 'AppRuntimeBuilt':
+      await advanceApp(tx, event, ", runtime_status = 'READY', runtime_error = null");
+      return;
+    case 'AppRuntimeBuildFailed':
+      await advanceApp(tx, event, ", platform_version = 1, runtime_status = 'FAILED', runtime_error = $6", [event.data.reasons.join('; ')]);
+      return;
   }
 }
 

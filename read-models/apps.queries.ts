@@ -21,7 +21,7 @@ export interface AppRow {
   platform_version: number;
   runtime_status: string;
   runtime_error: string | null;
-  cms_package: { key: string; sha256: string; size: number; files: number; uploadedAt: number } | null;
+  cms_package: { key: string; sha256: string; size: number; files: number; gzipped: boolean; uploadedAt: number } | null;
   review_state: string;
   feedback: string;
   reviewer_notes: string;

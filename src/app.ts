@@ -159,11 +159,11 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   const { records } = await registerRecords(app, { db, store });
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
-  const { files } = await registerFiles(app, { config, db, store, records });
+  const { files, storage } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
   await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
-  await registerApps(app, { config, db, store, guard, webhookRuntime });
+  await registerApps(app, { config, db, store, guard, webhookRuntime, storage });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });
   await registerEvents(app, { config, db });

@@ -60,7 +60,7 @@ export const appDetailsSchema = appSummarySchema
   .meta({ id: 'App' });
 
 export const creatorViewSchema = appDetailsSchema
-  .extend({ webhookUrl: z.string().nullable(), oauthProviders: z.array(oauthProviderSchema), feedback: z.string(), reviewerNotes: z.string(), revision: z.number().int() })
+  .extend({ webhookUrl: z.string().nullable(), oauthProviders: z.array(oauthProviderSchema), feedback: z.string(), reviewerNotes: z.string(), revision: z.number().int(), platformVersion: z.number().int(), runtimeStatus: z.string(), runtimeError: z.string().nullable() })
   .meta({ id: 'AppCreatorView' });
 
 export const installationSchema = z
@@ -92,7 +92,17 @@ export const toDetails = (r: AppRow): z.infer<typeof appDetailsSchema> => ({
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
-export const toCreatorView = (r: AppRow): z.infer<typeof creatorViewSchema> => ({ ...toDetails(r), webhookUrl: r.webhook_url, oauthProviders: r.oauth_providers ?? [], feedback: r.feedback, reviewerNotes: r.reviewer_notes, revision: r.revision });
+export const toCreatorView = (r: AppRow): z.infer<typeof creatorViewSchema> => ({
+  ...toDetails(r),
+  webhookUrl: r.webhook_url,
+  oauthProviders: r.oauth_providers ?? [],
+  feedback: r.feedback,
+  reviewerNotes: r.reviewer_notes,
+  revision: r.revision,
+  platformVersion: Number(r.platform_version ?? 1),
+  runtimeStatus: r.runtime_status ?? 'NOT_BUILT',
+  runtimeError: r.runtime_error ?? null,
+});
 export const toInstallation = (r: InstallationRow): z.infer<typeof installationSchema> => ({
   appUuid: r.app_uuid,
   installed: r.installed,

@@ -116,6 +116,7 @@ export function makeAppsService(deps: { db: Db; store: EventStore; box: SecretBo
     },
 
     onInstallation,
+    onApp,
 
     /** The catalog with its retired modules: for every company that can see the app. */
     async cmsModules(tenant: string, appUuid: string) {
