@@ -1398,6 +1398,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{appUuid}/cms-modules/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The creator company: a staged package tarball (base64 of a tar or a .tar.gz, at most APPS_PACKAGE_MAX_BYTES: regular files and directories only, relative paths without "..") and the module manifests. The package is kept in the files storage, then the catalog is replaced as PUT /apps/{appUuid}/cms-modules does.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppCmsPackageBodyInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCmsPackagePublished"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{appUuid}/installation/connections": {
         parameters: {
             query?: never;
@@ -4674,6 +4795,130 @@ export interface paths {
                                 credentials: components["schemas"]["AppCredentials"];
                                 installation: components["schemas"]["AppInstallation"];
                             };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{uuid}/migrate-v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The creator company: migrates the app in place to the shared container runtime. Validates a single runtime (node20 or node22), sets platformVersion 2 and schedules the rebuild; version 1 serves until runtimeStatus is READY; a FAILED rebuild leaves the app on version 1 with runtimeError. 409 while a rebuild runs or once on version 2.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default node22 */
+                        runtime?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppRuntimeStatus"];
                             message: string;
                         };
                     };
@@ -25988,6 +26233,66 @@ export interface components {
             retired: boolean;
             updatedAt: number;
         };
+        AppCmsPackageBody: {
+            modules: {
+                /** @default  */
+                description: string;
+                /** @default [] */
+                fields: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            tarball: string;
+        };
+        AppCmsPackageBodyInput: {
+            modules: {
+                /** @default  */
+                description?: string;
+                /** @default [] */
+                fields?: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            tarball: string;
+        };
+        AppCmsPackagePublished: {
+            modules: components["schemas"]["AppCmsModule"][];
+            package: {
+                files: string[];
+                gzipped: boolean;
+                sha256: string;
+                size: number;
+            };
+        };
+        AppCmsPackagePublishedInput: {
+            modules: components["schemas"]["AppCmsModuleInput"][];
+            package: {
+                files: string[];
+                gzipped: boolean;
+                sha256: string;
+                size: number;
+            };
+        };
         AppCreatorBody: {
             /** @default [] */
             appBars: {
@@ -26227,6 +26532,7 @@ export interface components {
                 /** Format: uri */
                 tokenEndpoint: string;
             }[];
+            platformVersion: number;
             pricing: {
                 /** @default 0 */
                 amount: number;
@@ -26244,6 +26550,8 @@ export interface components {
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
             revision: number;
+            runtimeError: string | null;
+            runtimeStatus: string;
             scopes: string[];
             settingsSchema: {
                 /** @default null */
@@ -26309,6 +26617,7 @@ export interface components {
                 /** Format: uri */
                 tokenEndpoint: string;
             }[];
+            platformVersion: number;
             pricing: {
                 /** @default 0 */
                 amount?: number;
@@ -26326,6 +26635,8 @@ export interface components {
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
             revision: number;
+            runtimeError: string | null;
+            runtimeStatus: string;
             scopes: string[];
             settingsSchema: {
                 /** @default null */
@@ -26456,6 +26767,28 @@ export interface components {
                 [key: string]: unknown;
             };
             updatedAt: number;
+        };
+        AppRuntimeStatus: {
+            /** @description The version that serves the app: 1 until runtimeStatus is READY */
+            activeVersion: number;
+            appUuid: string;
+            /** @description The version asked for: 2 from migrate-v2 on, back to 1 when the rebuild fails */
+            platformVersion: number;
+            /** @description Why the last rebuild failed (runtimeStatus FAILED) */
+            runtimeError: string | null;
+            /** @enum {string} */
+            runtimeStatus: "NOT_BUILT" | "BUILDING" | "READY" | "FAILED";
+        };
+        AppRuntimeStatusInput: {
+            /** @description The version that serves the app: 1 until runtimeStatus is READY */
+            activeVersion: number;
+            appUuid: string;
+            /** @description The version asked for: 2 from migrate-v2 on, back to 1 when the rebuild fails */
+            platformVersion: number;
+            /** @description Why the last rebuild failed (runtimeStatus FAILED) */
+            runtimeError: string | null;
+            /** @enum {string} */
+            runtimeStatus: "NOT_BUILT" | "BUILDING" | "READY" | "FAILED";
         };
         AppSummary: {
             category: string;
