@@ -117,7 +117,7 @@ describe('POST /apps/{uuid}/migrate-v2 (spec 4.17)', () => {
     const res = await call('POST', `/apps/${uuid}/migrate-v2`, maker.headers, { runtime: 'node22' });
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json().data).toMatchObject({ appUuid: uuid, platformVersion: 2, activeVersion: 1, runtimeStatus: 'BUILDING' });
-    const ready = await waitFor(async () => ((await runtimeOf(uuid)).runtimeStatus === 'READY' ? runtimeOf(uuid) : null), 10_000, 'READY');
+    const ready = await waitFor(async () => ((await runtimeOf(uuid)).runtimeStatus === 'READY' ? runtimeOf(uuid) : null), 30_000, 'READY (the first build also waits for the reactor to start and catch up)');
     expect(ready).toMatchObject({ platformVersion: 2, runtimeStatus: 'READY', runtimeError: null });
     errorOf(await call('POST', `/apps/${uuid}/migrate-v2`, maker.headers), 409);
     const history = await t.platform.store.readStream(maker.companyUuid, `app-${uuid}`);
