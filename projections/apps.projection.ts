@@ -29,8 +29,8 @@ async function applyApp(event: StoredEvent<AppEvent> & AppEvent, tx: Sql) {
     }
     case 'AppUpdated': {
       const p = event.data.profile;
-      await advanceApp(tx, event, ', label = $6, description = $7, details = $8, category = $9, pricing = $10::jsonb, settings_schema = $11::jsonb, app_bars = $12::jsonb, webhook_url = $13, oauth_providers = $14::jsonb', [
-        p.label, p.description, p.details, p.category, JSON.stringify(p.pricing), JSON.stringify(p.settingsSchema), JSON.stringify(p.appBars), p.webhookUrl, JSON.stringify(p.oauthProviders ?? []),
+      await advanceApp(tx, event, ', label = $6, description = $7, details = $8, category = $9, pricing = $10::jsonb, settings_schema = $11::jsonb, app_bars = $12::jsonb, webhook_url = $13, oauth_providers = $14::jsonb, scopes = $15::jsonb', [
+        p.label, p.description, p.details, p.category, JSON.stringify(p.pricing), JSON.stringify(p.settingsSchema), JSON.stringify(p.appBars), p.webhookUrl, JSON.stringify(p.oauthProviders ?? []), JSON.stringify(p.scopes ?? []),
       ]);
       return;
     }
@@ -54,6 +54,18 @@ async function applyApp(event: StoredEvent<AppEvent> & AppEvent, tx: Sql) {
       await tx.query('update rm_app_cms_modules set retired = true, updated_at = $3 where app_uuid = $1 and name = any($2::text[])', [app, event.data.retired, at]);
       return;
     }
+    case 'AppCmsPackagePublished':
+      await advanceApp(tx, event, ', cms_package = $6::jsonb', [JSON.stringify({ ...event.data, uploadedAt: at })]);
+      return;
+    case 'AppMigrationToV2Requested':
+      await advanceApp(tx, event, ", platform_version = 2, runtime_status = 'BUILDING', runtime_error = null");
+      return;
+    case 'AppRuntimeBuilt':
+      await advanceApp(tx, event, ", runtime_status = 'READY', runtime_error = null");
+      return;
+    case 'AppRuntimeBuildFailed':
+      await advanceApp(tx, event, ", platform_version = 1, runtime_status = 'FAILED', runtime_error = $6", [event.data.reasons.join('; ')]);
+      return;
   }
 }
 
@@ -85,7 +97,7 @@ async function applyInstallation(event: StoredEvent<InstallationEvent> & Install
       return;
     }
     case 'AppUninstalled':
-      if (!(await advanceInstallation(tx, event, ', installed = false'))) return;
+      if (!(await advanceInstallation(tx, event, ", installed = false, granted_scopes = '[]'::jsonb"))) return;
       if (!event.data.keepData) {
         await tx.query(`update rm_app_installations set settings = '{}'::jsonb, state = '{}'::jsonb where tenant = $1 and app_uuid = $2`, [tenant, app]);
         for (const table of ['rm_app_user_settings', 'rm_app_secrets', 'rm_app_connections']) await tx.query(`delete from ${table} where tenant = $1 and app_uuid = $2`, [tenant, app]);
@@ -138,6 +150,9 @@ async function applyInstallation(event: StoredEvent<InstallationEvent> & Install
       );
       return;
     }
+    case 'InstallationScopesGranted':
+      await advanceInstallation(tx, event, ', granted_scopes = $5::jsonb', [JSON.stringify(event.data.scopes)]);
+      return;
     case 'InstallationOAuthRevoked':
       if (await advanceInstallation(tx, event)) await tx.query('delete from rm_app_connections where tenant = $1 and app_uuid = $2 and connection_id = $3', [tenant, app, event.data.connectionId]);
       return;

@@ -17,6 +17,11 @@ export interface AppRow {
   app_bars: AppBar[];
   webhook_url: string | null;
   oauth_providers: OAuthProvider[];
+  scopes: string[];
+  platform_version: number;
+  runtime_status: string;
+  runtime_error: string | null;
+  cms_package: { key: string; sha256: string; size: number; files: number; gzipped: boolean; uploadedAt: number } | null;
   review_state: string;
   feedback: string;
   reviewer_notes: string;
@@ -37,6 +42,7 @@ export interface InstallationRow {
   credentials: InstallationCredentials;
   previous_credentials: InstallationCredentials | null;
   previous_valid_until: number | null;
+  granted_scopes: string[];
   installed_at: number;
   updated_at: number;
   revision: number;

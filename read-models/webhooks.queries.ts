@@ -53,9 +53,12 @@ export async function listWebhooks(sql: Sql, tenant: string, o: WebhookListOptio
   return { rows, total: count?.n ?? 0 };
 }
 
-/** Every live webhook of a tenant: what the delivery reactor matches events against. */
+/** An app's webhook hears nothing while the app is not installed in the webhook's company (docs/apps.md). */
+export const APP_INSTALLED = `(w.app_uuid is null or exists (select 1 from rm_app_installations i where i.tenant = w.tenant and i.app_uuid = w.app_uuid and i.installed))`;
+
+/** Every live webhook of a tenant (an uninstalled app's left out): what the delivery reactor matches events against. */
 export async function liveWebhooks(sql: Sql, tenant: string): Promise<WebhookRow[]> {
-  return sql.query<WebhookRow>('select * from rm_webhooks where tenant = $1 and deleted_at is null order by created_at', [tenant]);
+  return sql.query<WebhookRow>(`select w.* from rm_webhooks w where w.tenant = $1 and w.deleted_at is null and ${APP_INSTALLED} order by w.created_at`, [tenant]);
 }
 
 /** The signing secret of a webhook (never part of any response). */

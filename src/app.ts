@@ -175,11 +175,11 @@ export async function buildApp(base: Platform): Promise<FastifyInstance> {
   await registerSyncs(app, { config, db, store, records });
   await registerViews(app, { db, store });
   await registerCalendars(app, { db, store });
-  const { files } = await registerFiles(app, { config, db, store, records });
+  const { files, storage } = await registerFiles(app, { config, db, store, records });
   await registerOps(app, { config, db });
   await registerMetrics(app, { config, db, store });
   const cms = await registerWebpages(app, { config, db, store, appModules: appModuleCatalogue(db) });
-  const { apps, runtime } = await registerApps(app, { config, db, store, guard, webhookRuntime });
+  const { apps, runtime } = await registerApps(app, { config, db, store, guard, webhookRuntime, storage });
   await registerAppFunctions(app, { config, db, store, guard, apps, runtime, records, reads });
   await registerConsole(app);
   await registerForms(app, { config, db, store, records, files });

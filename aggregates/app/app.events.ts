@@ -48,6 +48,8 @@ export const appProfileSchema = z.object({
   appBars: z.array(appBarSchema),
   webhookUrl: z.string().nullable(),
   oauthProviders: z.array(oauthProviderSchema).default([]),
+  /** The scopes the app asks for; an installation grants them at install (issue 35). */
+  scopes: z.array(z.string()).default([]),
 });
 export type AppProfile = z.infer<typeof appProfileSchema>;
 
@@ -71,7 +73,37 @@ export const appCmsModulesReplaced = z.object({
   data: z.object({ modules: z.array(moduleSettingsSchema), retired: z.array(z.string()) }),
 });
 
-export const appEventSchema = z.discriminatedUnion('type', [appCreated, appUpdated, appSubmitted, appReviewed, appCmsModulesReplaced]);
+/** A staged CMS module package kept in the files storage (spec 4.12): where, its hash, size and files; the catalog replace follows. */
+export const appCmsPackagePublished = z.object({
+  type: z.literal('AppCmsPackagePublished'),
+  version: z.literal(1),
+  data: z.object({ key: z.string(), sha256: z.string(), size: z.number().int(), files: z.number().int(), gzipped: z.boolean() }),
+});
+
+/** The runtimes a version 2 app may run on (the shared container runtime, spec 4.17 migrate-v2). */
+export const appRuntimes = ['node20', 'node22'] as const;
+/** runtimeStatus (docs/apps.md): NOT_BUILT (version 1, never migrated), BUILDING, READY, FAILED. */
+export const runtimeStatuses = ['NOT_BUILT', 'BUILDING', 'READY', 'FAILED'] as const;
+export type RuntimeStatus = (typeof runtimeStatuses)[number];
+
+/** migrate-v2 asked: platformVersion 2, a rebuild scheduled (`buildId`); version 1 keeps serving until READY. */
+export const appMigrationToV2Requested = z.object({ type: z.literal('AppMigrationToV2Requested'), version: z.literal(1), data: z.object({ runtime: z.enum(appRuntimes), buildId: uuid }) });
+/** The rebuild passed: runtimeStatus READY, version 2 serves. */
+export const appRuntimeBuilt = z.object({ type: z.literal('AppRuntimeBuilt'), version: z.literal(1), data: z.object({ buildId: uuid, runtime: z.enum(appRuntimes) }) });
+/** The rebuild failed: back on platformVersion 1, runtimeStatus FAILED, with the reasons. */
+export const appRuntimeBuildFailed = z.object({ type: z.literal('AppRuntimeBuildFailed'), version: z.literal(1), data: z.object({ buildId: uuid, reasons: z.array(z.string()) }) });
+
+export const appEventSchema = z.discriminatedUnion('type', [
+  appCreated,
+  appUpdated,
+  appSubmitted,
+  appReviewed,
+  appCmsModulesReplaced,
+  appCmsPackagePublished,
+  appMigrationToV2Requested,
+  appRuntimeBuilt,
+  appRuntimeBuildFailed,
+]);
 export type AppEvent = z.infer<typeof appEventSchema>;
 export const appEventTypes = appEventSchema.options.map((o) => o.shape.type.value);
 

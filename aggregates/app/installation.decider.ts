@@ -5,8 +5,8 @@ import type { InstallationCredentials, InstallationEvent } from './installation.
 import { checkSettingValues, withDefaults, type SettingsSchema, type SettingValue } from './app.settings-schema.js';
 
 export type InstallationCommand =
-  /** `installable`: the app is approved (or private to this company), loaded by the handler. */
-  | { type: 'InstallApp'; appUuid: string; appTenant: string; installable: boolean; schema: SettingsSchema; settings: Record<string, unknown>; credentials: InstallationCredentials }
+  /** `installable`: the app is this company's own (any review state) or an approved public app, loaded by the handler. */
+  | { type: 'InstallApp'; appUuid: string; appTenant: string; installable: boolean; schema: SettingsSchema; settings: Record<string, unknown>; credentials: InstallationCredentials; scopes?: string[] }
   | { type: 'UninstallApp'; keepData: boolean; reason: string }
   | { type: 'RotateCredentials'; credentials: InstallationCredentials; previousValidUntil: number }
   | { type: 'ChangeState'; set: Record<string, unknown>; removed: string[] }
@@ -43,11 +43,14 @@ export const installationDecider: Decider<InstallationState, InstallationCommand
       case 'InstallApp': {
         if (s.installed) throw new DomainError('CONFLICT', 'the app is installed already', [{ message: 'This company has the app installed', type: 'GENERAL', correctionSuggestion: 'Uninstall it first, or change the settings of its installation' }]);
         if (!command.installable) {
-          throw new DomainError('STATE_NOT_ALLOWED', 'the app is not approved', [{ message: 'Only an approved public app (or a private app of this company) can be installed', type: 'GENERAL', correctionSuggestion: 'Wait until the app passes its review' }]);
+          throw new DomainError('STATE_NOT_ALLOWED', 'the app is not approved', [{ message: 'Only an approved public app, or an app this company created, can be installed', type: 'GENERAL', correctionSuggestion: 'Wait until the app passes its review' }]);
         }
         checkSettingValues(command.schema, 'COMPANY', command.settings, { complete: true });
         const settings = withDefaults(command.schema, 'COMPANY', command.settings as Record<string, SettingValue>);
-        return [{ type: 'AppInstalled', version: 1, data: { appUuid: command.appUuid, appTenant: command.appTenant, settings, credentials: command.credentials } }];
+        return [
+          { type: 'AppInstalled', version: 1, data: { appUuid: command.appUuid, appTenant: command.appTenant, settings, credentials: command.credentials } },
+          ...(command.scopes?.length ? [{ type: 'InstallationScopesGranted' as const, version: 1 as const, data: { scopes: [...new Set(command.scopes)].sort() } }] : []),
+        ];
       }
       case 'UninstallApp':
         installed(s);
@@ -114,6 +117,7 @@ export const installationDecider: Decider<InstallationState, InstallationCommand
         return { ...s, settings };
       }
       case 'InstallationUserSettingsChanged':
+      case 'InstallationScopesGranted':
         return s;
       case 'InstallationSecretSet':
         return { ...s, secrets: new Set([...s.secrets, event.data.name]) };

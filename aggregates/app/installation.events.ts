@@ -45,6 +45,9 @@ export const installationOAuthConnected = z.object({
 });
 export const installationOAuthRevoked = z.object({ type: z.literal('InstallationOAuthRevoked'), version: z.literal(1), data: z.object({ connectionId: uuid, provider: z.string() }) });
 
+/** The scopes an installation grants the app (its access tokens hold at most these): the app's requested scopes at install. */
+export const installationScopesGranted = z.object({ type: z.literal('InstallationScopesGranted'), version: z.literal(1), data: z.object({ scopes: z.array(z.string()) }) });
+
 export const installationEventSchema = z.discriminatedUnion('type', [
   appInstalled,
   appUninstalled,
@@ -56,6 +59,7 @@ export const installationEventSchema = z.discriminatedUnion('type', [
   installationSecretDeleted,
   installationOAuthConnected,
   installationOAuthRevoked,
+  installationScopesGranted,
 ]);
 export type InstallationEvent = z.infer<typeof installationEventSchema>;
 export const installationEventTypes = installationEventSchema.options.map((o) => o.shape.type.value);

@@ -11,4 +11,8 @@ export const appsConfigShape = {
   APPS_ROTATION_GRACE_MS: z.coerce.number().int().min(0).max(30 * 24 * 3600_000).default(24 * 3600_000),
   APPS_IFRAME_TOKEN_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   APPS_OAUTH_FLOW_TTL_MS: z.coerce.number().int().min(10_000).max(3600_000).default(600_000),
+  // Lifetime of an app's access token from the client-credentials token endpoint (RFC 6749 4.4).
+  APPS_TOKEN_TTL_MS: z.coerce.number().int().min(10_000).max(24 * 3600_000).default(3600_000),
+  // Largest CMS module package (the tarball, before base64) POST .../cms-modules/package takes.
+  APPS_PACKAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
 };

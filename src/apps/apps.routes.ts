@@ -32,14 +32,14 @@ const withCreds = z.object({ installation: installationSchema, credentials: cred
 const installBody = optionalBody(z.object({ settings: z.record(z.string().max(64), z.unknown()).default({}) }), () => ({ settings: {} }));
 const uninstallBody = optionalBody(z.object({ keepData: z.boolean().default(false), reason: z.string().max(2000).default('') }), () => ({ keepData: false, reason: '' }));
 const rotateBody = optionalBody(z.object({ graceMs: z.number().int().min(0).optional() }), () => ({}));
-const cmsModuleBody = z.object({
+export const cmsModuleBody = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, 'lowercase letters, digits and -, from a letter'),
   label: z.string().trim().min(1).max(200),
   description: z.string().max(2000).default(''),
   fields: z.array(moduleFieldSchema).max(100).default([]),
 });
-const cmsModuleSchema = z.object({ name: z.string(), label: z.string(), description: z.string(), fields: z.array(z.unknown()), retired: z.boolean(), updatedAt: z.number().int() }).meta({ id: 'AppCmsModule' });
-const toCmsModule = (r: { name: string; definition: unknown; retired: boolean; updated_at: number }) => {
+export const cmsModuleSchema = z.object({ name: z.string(), label: z.string(), description: z.string(), fields: z.array(z.unknown()), retired: z.boolean(), updatedAt: z.number().int() }).meta({ id: 'AppCmsModule' });
+export const toCmsModule = (r: { name: string; definition: unknown; retired: boolean; updated_at: number }) => {
   const d = r.definition as { label: string; description: string; fields: unknown[] };
   return { name: r.name, label: d.label, description: d.description, fields: d.fields, retired: r.retired, updatedAt: Number(r.updated_at) };
 };

@@ -3,6 +3,9 @@ import { appVisibilities, oauthProviderSchema, pricingSchema, reviewOutcomes, re
 import { settingFieldSchema, settingsSchemaSchema } from '../../aggregates/app/app.settings-schema.js';
 import type { AppRow, InstallationRow } from '../../read-models/apps.queries.js';
 import type { IssuedCredentials } from './credentials.js';
+import { scopeNames } from '../auth/scopes.js';
+
+const appScopes = z.array(z.enum(scopeNames as [string, ...string[]])).max(50).describe('Scopes the app asks for: what its access tokens may do in a company that installs it (granted at install)');
 
 /** The marketplace categories (GET /apps/categories). */
 export const appCategories = [
@@ -40,6 +43,7 @@ export const profileBody = z
     appBars: z.array(appBarInput).max(50).default([]),
     webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().default(null),
     oauthProviders: z.array(oauthProviderSchema).max(10).default([]),
+    scopes: appScopes.default([]),
   })
   .meta({ id: 'AppCreatorBody' });
 
@@ -52,11 +56,11 @@ export const appSummarySchema = z
   .meta({ id: 'AppSummary' });
 
 export const appDetailsSchema = appSummarySchema
-  .extend({ details: z.string(), settingsSchema: z.array(settingFieldSchema), appBars: z.array(appBarSchema), reviewState: z.enum(reviewStates), createdAt: z.number().int(), updatedAt: z.number().int() })
+  .extend({ details: z.string(), settingsSchema: z.array(settingFieldSchema), appBars: z.array(appBarSchema), scopes: z.array(z.string()), reviewState: z.enum(reviewStates), createdAt: z.number().int(), updatedAt: z.number().int() })
   .meta({ id: 'App' });
 
 export const creatorViewSchema = appDetailsSchema
-  .extend({ webhookUrl: z.string().nullable(), oauthProviders: z.array(oauthProviderSchema), feedback: z.string(), reviewerNotes: z.string(), revision: z.number().int() })
+  .extend({ webhookUrl: z.string().nullable(), oauthProviders: z.array(oauthProviderSchema), feedback: z.string(), reviewerNotes: z.string(), revision: z.number().int(), platformVersion: z.number().int(), runtimeStatus: z.string(), runtimeError: z.string().nullable() })
   .meta({ id: 'AppCreatorView' });
 
 export const installationSchema = z
@@ -66,6 +70,7 @@ export const installationSchema = z
     settings: z.record(z.string(), z.unknown()),
     clientId: z.string(),
     previousClientIdValidUntil: z.number().int().nullable(),
+    grantedScopes: z.array(z.string()),
     installedAt: z.number().int(),
     updatedAt: z.number().int(),
   })
@@ -82,17 +87,29 @@ export const toDetails = (r: AppRow): z.infer<typeof appDetailsSchema> => ({
   details: r.details,
   settingsSchema: r.settings_schema,
   appBars: r.app_bars,
+  scopes: r.scopes ?? [],
   reviewState: r.review_state as z.infer<typeof appDetailsSchema>['reviewState'],
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
-export const toCreatorView = (r: AppRow): z.infer<typeof creatorViewSchema> => ({ ...toDetails(r), webhookUrl: r.webhook_url, oauthProviders: r.oauth_providers ?? [], feedback: r.feedback, reviewerNotes: r.reviewer_notes, revision: r.revision });
+export const toCreatorView = (r: AppRow): z.infer<typeof creatorViewSchema> => ({
+  ...toDetails(r),
+  webhookUrl: r.webhook_url,
+  oauthProviders: r.oauth_providers ?? [],
+  feedback: r.feedback,
+  reviewerNotes: r.reviewer_notes,
+  revision: r.revision,
+  platformVersion: Number(r.platform_version ?? 1),
+  runtimeStatus: r.runtime_status ?? 'NOT_BUILT',
+  runtimeError: r.runtime_error ?? null,
+});
 export const toInstallation = (r: InstallationRow): z.infer<typeof installationSchema> => ({
   appUuid: r.app_uuid,
   installed: r.installed,
   settings: r.settings,
   clientId: r.credentials.clientId,
   previousClientIdValidUntil: r.previous_valid_until === null ? null : Number(r.previous_valid_until),
+  grantedScopes: r.granted_scopes ?? [],
   installedAt: Number(r.installed_at),
   updatedAt: Number(r.updated_at),
 });

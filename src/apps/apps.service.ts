@@ -11,6 +11,7 @@ import type { EventStore } from '../event-store/port.js';
 import { issueCredentials, type IssuedCredentials } from './credentials.js';
 import type { SecretBox } from './secret-box.js';
 import type { ModuleSettings } from '../../aggregates/module/module.schemas.js';
+import { forgetActors } from '../auth/actor-cache.js';
 
 /** A profile as PUT sends it: app bars may come without a uuid (a new bar). */
 export type ProfileInput = Omit<AppProfile, 'appBars'> & { appBars: (Omit<AppProfile['appBars'][number], 'uuid'> & { uuid?: string })[] };
@@ -53,8 +54,10 @@ export function makeAppsService(deps: { db: Db; store: EventStore; box: SecretBo
   async function install(ctx: CommandContext, appUuid: string, settings: Record<string, unknown>): Promise<{ installation: InstallationRow; credentials: IssuedCredentials }> {
     const app = await visibleApp(ctx.tenant, appUuid);
     const { clear, stored } = issueCredentials(box, ctx.tenant, appUuid);
-    const installable = app.review_state === 'APPROVED' && (app.visibility === 'PUBLIC' || app.tenant === ctx.tenant);
-    await onInstallation(ctx, appUuid, { type: 'InstallApp', appUuid, appTenant: app.tenant, installable, schema: app.settings_schema, settings, credentials: stored });
+    // The creator company installs and uses its own app in any review state (spec 4.17 "published
+    // for the creator's company"); every other company only an APPROVED public app.
+    const installable = app.tenant === ctx.tenant || (app.review_state === 'APPROVED' && app.visibility === 'PUBLIC');
+    await onInstallation(ctx, appUuid, { type: 'InstallApp', appUuid, appTenant: app.tenant, installable, schema: app.settings_schema, settings, credentials: stored, scopes: app.scopes ?? [] });
     return { installation: (await installationOf(db, ctx.tenant, appUuid))!, credentials: clear };
   }
 
@@ -98,6 +101,8 @@ export function makeAppsService(deps: { db: Db; store: EventStore; box: SecretBo
     async uninstall(ctx: CommandContext, appUuid: string, input: { keepData: boolean; reason: string }) {
       await installed(ctx.tenant, appUuid);
       await onInstallation(ctx, appUuid, { type: 'UninstallApp', ...input });
+      // The app's access tokens end with the installation: no cached actor outlives it (src/auth/app-tokens.ts).
+      await forgetActors();
       return (await installationOf(db, ctx.tenant, appUuid))!;
     },
 
@@ -106,10 +111,12 @@ export function makeAppsService(deps: { db: Db; store: EventStore; box: SecretBo
       const { clear, stored } = issueCredentials(box, ctx.tenant, appUuid);
       const grace = Math.min(graceMs ?? deps.graceMs, deps.graceMs);
       await onInstallation(ctx, appUuid, { type: 'RotateCredentials', credentials: stored, previousValidUntil: ctx.now + grace });
+      await forgetActors();
       return { installation: (await installationOf(db, ctx.tenant, appUuid))!, credentials: clear };
     },
 
     onInstallation,
+    onApp,
 
     /** The catalog with its retired modules: for every company that can see the app. */
     async cmsModules(tenant: string, appUuid: string) {

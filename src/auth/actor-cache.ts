@@ -13,6 +13,8 @@ export interface SessionActorRow {
   scopes: string[] | null;
   team_scopes: string[];
   expires_at: number;
+  /** Set for an app's access token (src/auth/app-tokens.ts): the app acting. */
+  app_uuid?: string | null;
 }
 
 /**

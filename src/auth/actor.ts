@@ -18,6 +18,8 @@ export interface Actor {
   superAdmin: boolean;
   /** The session key (hash of the bearer token), for logout and company selection. */
   sessionId: string;
+  /** Set when an app's access token calls (the client-credentials grant, docs/apps.md): userUuid is then the app's uuid. */
+  appUuid?: string | null;
 }
 
 /** An actor on a company route: the auth hook has checked membership, so the tenant is set. */

@@ -67,6 +67,12 @@ function forbidden(missing: Grants, reason: Refusal) {
   return new DomainError('FORBIDDEN', message, [{ message: detail, type: 'GENERAL', correctionSuggestion }], { roles: missing.roles, scopes: missing.scopes });
 }
 
+// An app's token acts in its installation's company only: the routes of a user's own session are not its.
+const appTokenRefused = () =>
+  new DomainError('FORBIDDEN', 'Not allowed with an app token', [
+    { message: "This operation acts on a user's own session; an app's access token acts in its installation's company only", type: 'GENERAL', correctionSuggestion: 'Call it with a user\'s token from POST /api/v2/auth/login' },
+  ], { roles: [], scopes: [] });
+
 function bearerOf(request: FastifyRequest): string | null | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
@@ -139,7 +145,7 @@ function admit(request: FastifyRequest, reply: FastifyReply, auth: Exclude<Route
   if (!actor) return unauthenticated(reply, true);
   request.actor = actor;
   bindLogActor(request.log, actor);
-  if (auth === 'signed-in') return undefined;
+  if (auth === 'signed-in') return actor.appUuid ? appTokenRefused() : undefined;
   if (actor.tenant === null) {
     const all = { roles: auth.roles?.length ? [...auth.roles] : [...companyRoles], scopes: [...(auth.scopes ?? [])] };
     return forbidden(all, actor.selectedCompany === null ? 'no-company' : 'not-member');
@@ -170,5 +176,6 @@ function actorOf(row: SessionActorRow, sessionId: string, superAdminEmails: read
     scopes: member ? [...new Set([...(row.scopes ?? []), ...row.team_scopes])] : [],
     superAdmin,
     sessionId,
+    appUuid: row.app_uuid ?? null,
   };
 }

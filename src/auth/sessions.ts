@@ -1,6 +1,7 @@
 import type { Sql } from '../db/db.js';
 import { hashToken, newToken } from './tokens.js';
 import { cachedActor, forgetActors, rememberActor, type SessionActorRow } from './actor-cache.js';
+import { loadAppTokenActor } from './app-tokens.js';
 
 export interface IssuedSession {
   token: string;
@@ -61,6 +62,7 @@ export async function loadSessionActor(sql: Sql, sessionId: string, now: number,
     [sessionId, now],
     'session_actor',
   );
-  if (row && cached) rememberActor(sessionId, row, now);
-  return row ?? null;
+  const found = row ?? (await loadAppTokenActor(sql, sessionId, now));
+  if (found && cached) rememberActor(sessionId, found, now);
+  return found ?? null;
 }

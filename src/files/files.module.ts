@@ -32,5 +32,5 @@ export async function registerFiles(app: FastifyInstance, deps: { config: Config
   });
   await app.register(signedDownloadRoutes(storage), { prefix: '/api/v2/files/signed' });
   await app.register(publicFilesRoutes({ files }), { prefix: '/api/v2/files/public' });
-  return { files };
+  return { files, storage };
 }

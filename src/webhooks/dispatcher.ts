@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DeliveryRow, WebhookRow } from '../../read-models/webhooks.queries.js';
+import { APP_INSTALLED, type DeliveryRow, type WebhookRow } from '../../read-models/webhooks.queries.js';
 import type { Db } from '../db/db.js';
 import { signatureHeaders, UrlRefused, type UrlGuard } from '../outbound/index.js';
 import { postDelivery, type SendResult } from './post-delivery.js';
@@ -141,8 +141,8 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
   }
 
   async function webhookOf(row: DeliveryRow) {
-    const [w] = await db.query<WebhookRow & { secret: string | null }>(
-      `select w.*, s.secret from rm_webhooks w left join webhook_secrets s on s.tenant = w.tenant and s.webhook_uuid = w.webhook_uuid
+    const [w] = await db.query<WebhookRow & { secret: string | null; app_installed: boolean }>(
+      `select w.*, s.secret, ${APP_INSTALLED} as app_installed from rm_webhooks w left join webhook_secrets s on s.tenant = w.tenant and s.webhook_uuid = w.webhook_uuid
        where w.tenant = $1 and w.webhook_uuid = $2`,
       [row.tenant, row.webhook_uuid],
     );
@@ -154,6 +154,7 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
     const now = Date.now();
     if (!webhook || webhook.deleted_at !== null) return park(db, row, 'webhook deleted', now);
     if (!webhook.secret) return park(db, row, 'webhook has no secret', now);
+    if (!webhook.app_installed) return park(db, row, 'app uninstalled', now);
     // The attempt starts when it takes its slot: the limit holds for attempt start times.
     const startedAt = Date.now();
     const slot = limiter.take(webhook.webhook_uuid, startedAt);
