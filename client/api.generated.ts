@@ -595,7 +595,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description A page of the object's records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived. See docs/records.md.
+         * @description A page of the object's records: filters (AND), groups (OR of ANDs), a saved filter, sort, show, limit (default 25, at most 100), page (from 0), free-text query, archived; asOf (our extension): the page as it was at a log position or time. See docs/records.md.
          *
          *     Auth: roles any company role; scopes none.
          */
@@ -615,7 +615,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["RecordIndexRequestInput"] | null;
+                    "application/json": components["schemas"]["RecordListRequestInput"] | null;
                 };
             };
             responses: {
@@ -626,6 +626,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Only when the request had asOf: the log position the page reflects */
+                            asOf?: components["schemas"]["ListAsOf"];
                             data: components["schemas"]["Record"][];
                             lastPage: number;
                             message: string;
@@ -1398,6 +1400,591 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{appUuid}/cms-modules/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The creator company: a staged package tarball (base64 of a tar or a .tar.gz, at most APPS_PACKAGE_MAX_BYTES: regular files and directories only, relative paths without "..") and the module manifests. The package is kept in the files storage, then the catalog is replaced as PUT /apps/{appUuid}/cms-modules does.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppCmsPackageBodyInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppCmsPackagePublished"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Deploys a build (the creator company): manifest and CommonJS bundle, checked in the sandbox; it becomes the active deploy.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The CommonJS bundle (esbuild --format=cjs): every function of the manifest exported by name */
+                        code: string;
+                        manifest: {
+                            functions: {
+                                cpuMs?: number;
+                                memoryMb?: number;
+                                name: string;
+                                outputBytes?: number;
+                                wallMs?: number;
+                            }[];
+                            /** @default [] */
+                            scopes?: ("records:read" | "records:write" | "fetch")[];
+                        };
+                        /** @default  */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeploy"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys/{deployUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One deploy, its bundle included.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    deployUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeployWithCode"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys/{deployUuid}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Makes an earlier deploy the active one again (409 when it is active already).
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    deployUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeploy"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/deploys/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The deploys of the app, newest first (the history).
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppDeploy"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{appUuid}/installation": {
         parameters: {
             query?: never;
@@ -1714,6 +2301,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{appUuid}/installation/functions/{name}/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Runs a function of the app's active deploy now, for the selected company (the app installed), and answers its result or error.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        input?: unknown;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppFunctionInvocation"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{appUuid}/installation/history": {
         parameters: {
             query?: never;
@@ -1755,6 +2466,243 @@ export interface paths {
                             page: number;
                             perPage: number;
                             total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Enqueues a function call (spec 4.16): run at least once, retried with backoff. An idempotencyKey seen before answers the same job.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The wait before the second attempt; doubled for each later one
+                         * @default 1000
+                         */
+                        backoffMs?: number;
+                        functionName: string;
+                        /** @description The same key in the same installation is the same job: enqueued once */
+                        idempotencyKey?: string;
+                        input?: unknown;
+                        /** @default 3 */
+                        maxAttempts?: number;
+                        /** @description Each attempt's wall time (default and maximum: the function's) */
+                        timeoutMs?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppJob"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/installation/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description A job: PENDING, RUNNING, SUCCEEDED (with result) or FAILED (with error).
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppJob"];
+                            message: string;
                         };
                     };
                 };
@@ -3252,6 +4200,210 @@ export interface paths {
                             };
                             message: string;
                         };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/runtime/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The app's log lines in the selected company (every invocation's), newest first.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppRuntimeLogLine"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/{appUuid}/runtime/logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Server-Sent Events: `event: log` (AppRuntimeLogLine) for each new line, polled about every 2.5 s; `event: end` last, after 5 minutes or when the server stops.
+         *
+         *     Auth: roles any company role; scopes apps:functions.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Default Response */
@@ -5084,6 +6236,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/apps/{uuid}/migrate-v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The creator company: migrates the app in place to the shared container runtime. Validates a single runtime (node20 or node22), sets platformVersion 2 and schedules the rebuild; version 1 serves until runtimeStatus is READY; a FAILED rebuild leaves the app on version 1 with runtimeError. 409 while a rebuild runs or once on version 2.
+         *
+         *     Auth: roles any company role; scopes apps:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default node22 */
+                        runtime?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AppRuntimeStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/apps/{uuid}/rotate": {
         parameters: {
             query?: never;
@@ -5716,6 +6992,100 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/apps/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description OAuth 2 client credentials (RFC 6749 4.4): grant_type=client_credentials, the installation's client_id and client_secret (HTTP Basic or the body, form-encoded or JSON), optional scope (a subset of the granted scopes). Answers a bearer token for the installation's company, with the granted scopes; no envelope. Public, 30 a minute per address. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppTokenRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppAccessToken"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppTokenError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppTokenError"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -7116,6 +8486,575 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The selected company's billing status.
+         *
+         *     Auth: roles any company role; scopes none.
+         *
+         *     Auth: roles any company role; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/companies/{companyUuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Auth: roles SUPER_ADMIN; scopes none.
+         *
+         *     Auth: roles SUPER_ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * @description Sets a company's billing status (an event on its billing stream).
+         *
+         *     Auth: roles SUPER_ADMIN; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetBillingStatusInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingStatus"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/hook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The billing provider sets a company status. Signed with Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); idempotent by webhook-id. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    "webhook-id": string;
+                    "webhook-signature": string;
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingHookInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                applied: boolean;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Uses a setup e-mail's one-time link: the company's billing status and where to pay. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingSetupLinkInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                billing: components["schemas"]["BillingStatus"];
+                                checkoutUrl: string | null;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/billing/setup-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Mails the calling ADMIN a one-time link to set up billing for the selected company.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                expiresAt: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9604,6 +11543,221 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/cms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The selected company's site as one versioned document (formatVersion 1): environments, company module definitions, pages with their current documents, live menus, translation links. Templates, personal modules, page passwords and record values are not in it.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsExport"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cms/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Imports a document of GET /cms/export into the selected company: new uuids, menu and translation references remapped, pages bound to records of this company (`records`), module fields checked against its definitions. Everything is checked before the first write: any problem is one 400 listing them, and nothing is written. dryRun (default true) answers the list of changes only.
+         *
+         *     Auth: roles any company role; scopes webpages:write.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Default true: only the list of what would change; send dryRun=false to write */
+                    dryRun?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsImportInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsImportResult"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsImportResult"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/companies": {
         parameters: {
             query?: never;
@@ -10282,7 +12436,7 @@ export interface paths {
                         /** @enum {string} */
                         role: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                         /** Format: uuid */
                         userUuid?: string;
                     };
@@ -10405,7 +12559,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         role?: "USER" | "ADMIN" | "RESELLER" | "DEVELOPER";
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -10763,6 +12917,595 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The company's transfer status. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Attaches a web project made by hand in the v2 runtime (a new transfer). Repeating it with the same project changes nothing; 409 while the live site is on v2. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsTransferAttachInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/cutover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Moves the live hostname to the v2 runtime, recording the hostname, schema and repository and the v1 project it leaves. Repeating it with the same settings changes nothing; 409 without an attached project or when live on v2 with other settings. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsTransferCutoverInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/history/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Every transition of the company's transfers, oldest first (pagination request of spec 2.1).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransferHistoryItem"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/company/{companyUuid}/cms-transfer/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Returns the live hostname to the stored v1 project. Repeating it changes nothing; 409 when the site was never cut over. States: not_started, attached, cut_over, rolled_back (docs/cms.md).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    companyUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CmsTransferRollbackInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CmsTransfer"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11621,6 +14364,600 @@ export interface paths {
                     };
                     content: {
                         "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/developer-sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The sandboxes of the caller's selected company, newest first. `page` and `limit` in the query.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * @description Clones the selected company's data into a new sandbox (no new company: the company's identity and every uuid stay), as of `asOf` when given. Answers at once with status `cloning`; the clone runs in the background (poll GET for its percentage). Use it with the header X-Platform-Sandbox-Uuid.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxCreateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/developer-sandboxes/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One sandbox, with its clone status and percentage.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * @description Our extension: turns webhooks and syncs on or off for what happens in the sandbox.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxUpdateInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * @description Our extension: deletes the sandbox; the header naming it then answers 404. Production is not touched.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/developer-sandboxes/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The same list as GET, with the pagination request body (spec 2.1).
+         *
+         *     Auth: roles ADMIN | DEVELOPER; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Sandbox"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -19797,10 +23134,95 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * @description A managed company's data copy: its source, status and percentage (404 when the company is no copy with data).
+         *
+         *     Auth: roles RESELLER; scopes none.
+         *
+         *     Auth: roles RESELLER; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CompanyCopy"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
-         * @description Creates a managed company as a copy of another managed company: its settings and definitions (teams now; objects and records as they arrive).
+         * @description Creates a managed company as a copy of another managed company: its settings and teams at once; then, in the background, its objects, properties, relations, records and their links, forms, pages, environments, menus and modules (as of `asOf` when given) as new events with new uuids. Follow the copy with GET .../copy on the new company.
          *
          *     Auth: roles RESELLER; scopes none.
          */
@@ -19815,10 +23237,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        subdomain: string;
-                    };
+                    "application/json": components["schemas"]["CompanyCopyCreateInput"];
                 };
             };
             responses: {
@@ -19831,6 +23250,131 @@ export interface paths {
                         "application/json": {
                             data: components["schemas"]["Company"];
                             message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/partners/companies/{uuid}/copy/uuids/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A managed copy's uuid mapping: each source uuid and the copy's, with its kind (object, property, relation, record, form, page, ...). Filter {key: 'kind', operator: 'equals', value: 'record'}.
+         *
+         *     Auth: roles RESELLER; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PaginationRequestInput"] | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CopiedUuid"][];
+                            lastPage: number;
+                            message: string;
+                            page: number;
+                            perPage: number;
+                            total: number;
                         };
                     };
                 };
@@ -23174,7 +26718,7 @@ export interface paths {
                         description?: string;
                         name: string;
                         /** @default [] */
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -23368,7 +26912,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         name?: string;
-                        scopes?: ("apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
+                        scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
                     };
                 };
             };
@@ -24110,6 +27654,373 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Page views and custom events of one visitor, in a batch, for the company of the site key. DNT: 1 or Sec-GPC: 1 keeps nothing; bots are dropped. 202 once committed; 429 with Retry-After when busy (send the same batch again: its event ids count once). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TrackingBatchInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TrackingReceipt"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The company's public site key (null: none issued yet).
+         *
+         *     Auth: roles ADMIN; scopes none.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TrackingSiteKey"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/site/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Issues the company's site key, or rotates it: the old key stops working.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TrackingSiteKey"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tracking/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Page views, custom events and unique visitors per day (UTC) and the top pages.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         *
+         *     Auth: roles ADMIN; scopes none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First day (UTC), default 29 days before `to` */
+                    from?: string;
+                    /** @description Last day (UTC), default today */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TrackingStats"];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -30572,6 +34483,7 @@ export interface components {
             };
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default: (string | number | boolean | string[]) | null;
@@ -30603,6 +34515,20 @@ export interface components {
             uuid: string;
             /** @enum {string} */
             visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppAccessToken: {
+            access_token: string;
+            expires_in: number;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        AppAccessTokenInput: {
+            access_token: string;
+            expires_in: number;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
         };
         AppBar: {
             appLabel: string;
@@ -30637,6 +34563,66 @@ export interface components {
             name: string;
             retired: boolean;
             updatedAt: number;
+        };
+        AppCmsPackageBody: {
+            modules: {
+                /** @default  */
+                description: string;
+                /** @default [] */
+                fields: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            tarball: string;
+        };
+        AppCmsPackageBodyInput: {
+            modules: {
+                /** @default  */
+                description?: string;
+                /** @default [] */
+                fields?: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            tarball: string;
+        };
+        AppCmsPackagePublished: {
+            modules: components["schemas"]["AppCmsModule"][];
+            package: {
+                files: string[];
+                gzipped: boolean;
+                sha256: string;
+                size: number;
+            };
+        };
+        AppCmsPackagePublishedInput: {
+            modules: components["schemas"]["AppCmsModuleInput"][];
+            package: {
+                files: string[];
+                gzipped: boolean;
+                sha256: string;
+                size: number;
+            };
         };
         AppCreatorBody: {
             /** @default [] */
@@ -30703,6 +34689,11 @@ export interface components {
                  */
                 model: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
             };
+            /**
+             * @description Scopes the app asks for: what its access tokens may do in a company that installs it (granted at install)
+             * @default []
+             */
+            scopes: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
             /** @default [] */
             settingsSchema: {
                 /** @default null */
@@ -30802,6 +34793,11 @@ export interface components {
                  */
                 model?: "FREE" | "ONE_TIME" | "SUBSCRIPTION";
             };
+            /**
+             * @description Scopes the app asks for: what its access tokens may do in a company that installs it (granted at install)
+             * @default []
+             */
+            scopes?: ("apps:functions" | "apps:install" | "apps:write" | "company-settings:write" | "feeds:read" | "feeds:write" | "forms:read" | "forms:write" | "members:read" | "schema:write" | "syncs:read" | "syncs:write" | "teams:write" | "views:share" | "webhooks:read" | "webhooks:write" | "webpages:write")[];
             /** @default [] */
             settingsSchema?: {
                 /** @default null */
@@ -30867,6 +34863,7 @@ export interface components {
                 /** Format: uri */
                 tokenEndpoint: string;
             }[];
+            platformVersion: number;
             pricing: {
                 /** @default 0 */
                 amount: number;
@@ -30884,6 +34881,9 @@ export interface components {
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
             revision: number;
+            runtimeError: string | null;
+            runtimeStatus: string;
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default: (string | number | boolean | string[]) | null;
@@ -30948,6 +34948,7 @@ export interface components {
                 /** Format: uri */
                 tokenEndpoint: string;
             }[];
+            platformVersion: number;
             pricing: {
                 /** @default 0 */
                 amount?: number;
@@ -30965,6 +34966,9 @@ export interface components {
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
             revision: number;
+            runtimeError: string | null;
+            runtimeStatus: string;
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default?: (string | number | boolean | string[]) | null;
@@ -31010,6 +35014,144 @@ export interface components {
             clientSecret: string;
             signingSecret: string;
         };
+        AppDeploy: {
+            active: boolean;
+            appUuid: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        AppDeployInput: {
+            active: boolean;
+            appUuid: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes?: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        AppDeployWithCode: {
+            active: boolean;
+            appUuid: string;
+            code: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        AppDeployWithCodeInput: {
+            active: boolean;
+            appUuid: string;
+            code: string;
+            createdAt: number;
+            createdByUuid: string | null;
+            manifest: {
+                functions: {
+                    cpuMs?: number;
+                    memoryMb?: number;
+                    name: string;
+                    outputBytes?: number;
+                    wallMs?: number;
+                }[];
+                /** @default [] */
+                scopes?: ("records:read" | "records:write" | "fetch")[];
+            };
+            note: string;
+            /** @description 1 for the first deploy of the app, then 2, 3, ... */
+            number: number;
+            sha256: string;
+            size: number;
+            uuid: string;
+        };
+        /** @description CPU_LIMIT, WALL_TIME, MEMORY_LIMIT, OUTPUT_LIMIT, NEVER_SETTLED, FUNCTION_ERROR, SANDBOX_ERROR, NOT_FOUND, LEASE_EXPIRED, PLATFORM_ERROR (docs/apps.md) */
+        AppFunctionError: {
+            code: string;
+            message: string;
+        };
+        /** @description CPU_LIMIT, WALL_TIME, MEMORY_LIMIT, OUTPUT_LIMIT, NEVER_SETTLED, FUNCTION_ERROR, SANDBOX_ERROR, NOT_FOUND, LEASE_EXPIRED, PLATFORM_ERROR (docs/apps.md) */
+        AppFunctionErrorInput: {
+            code: string;
+            message: string;
+        };
+        AppFunctionInvocation: {
+            cpuMs: number;
+            deployUuid: string;
+            error: components["schemas"]["AppFunctionError"] | null;
+            functionName: string;
+            invocationUuid: string;
+            logs: {
+                at: number;
+                level: string;
+                message: string;
+            }[];
+            /** @description What the function returned (JSON), null when it failed */
+            result: unknown;
+            /** @enum {string} */
+            status: "SUCCEEDED" | "FAILED";
+            wallMs: number;
+        };
+        AppFunctionInvocationInput: {
+            cpuMs: number;
+            deployUuid: string;
+            error: components["schemas"]["AppFunctionErrorInput"] | null;
+            functionName: string;
+            invocationUuid: string;
+            logs: {
+                at: number;
+                level: string;
+                message: string;
+            }[];
+            /** @description What the function returned (JSON), null when it failed */
+            result: unknown;
+            /** @enum {string} */
+            status: "SUCCEEDED" | "FAILED";
+            wallMs: number;
+        };
         AppInput: {
             appBars: {
                 label: string;
@@ -31038,6 +35180,7 @@ export interface components {
             };
             /** @enum {string} */
             reviewState: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "CHANGES_REQUESTED";
+            scopes: string[];
             settingsSchema: {
                 /** @default null */
                 default?: (string | number | boolean | string[]) | null;
@@ -31073,6 +35216,7 @@ export interface components {
         AppInstallation: {
             appUuid: string;
             clientId: string;
+            grantedScopes: string[];
             installed: boolean;
             installedAt: number;
             previousClientIdValidUntil: number | null;
@@ -31084,6 +35228,7 @@ export interface components {
         AppInstallationInput: {
             appUuid: string;
             clientId: string;
+            grantedScopes: string[];
             installed: boolean;
             installedAt: number;
             previousClientIdValidUntil: number | null;
@@ -31091,6 +35236,82 @@ export interface components {
                 [key: string]: unknown;
             };
             updatedAt: number;
+        };
+        AppJob: {
+            appUuid: string;
+            attempts: number;
+            createdAt: number;
+            /** @description The last attempt's error (kept while a retry is pending) */
+            error: components["schemas"]["AppFunctionError"] | null;
+            finishedAt: number | null;
+            functionName: string;
+            idempotencyKey: string | null;
+            jobId: string;
+            maxAttempts: number;
+            nextAttemptAt: number | null;
+            result: unknown;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            timeoutMs: number;
+            updatedAt: number;
+        };
+        AppJobInput: {
+            appUuid: string;
+            attempts: number;
+            createdAt: number;
+            /** @description The last attempt's error (kept while a retry is pending) */
+            error: components["schemas"]["AppFunctionErrorInput"] | null;
+            finishedAt: number | null;
+            functionName: string;
+            idempotencyKey: string | null;
+            jobId: string;
+            maxAttempts: number;
+            nextAttemptAt: number | null;
+            result: unknown;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            timeoutMs: number;
+            updatedAt: number;
+        };
+        AppRuntimeLogLine: {
+            at: number;
+            functionName: string;
+            invocationUuid: string;
+            jobUuid: string | null;
+            level: string;
+            message: string;
+            seq: number;
+        };
+        AppRuntimeLogLineInput: {
+            at: number;
+            functionName: string;
+            invocationUuid: string;
+            jobUuid: string | null;
+            level: string;
+            message: string;
+            seq: number;
+        };
+        AppRuntimeStatus: {
+            /** @description The version that serves the app: 1 until runtimeStatus is READY */
+            activeVersion: number;
+            appUuid: string;
+            /** @description The version asked for: 2 from migrate-v2 on, back to 1 when the rebuild fails */
+            platformVersion: number;
+            /** @description Why the last rebuild failed (runtimeStatus FAILED) */
+            runtimeError: string | null;
+            /** @enum {string} */
+            runtimeStatus: "NOT_BUILT" | "BUILDING" | "READY" | "FAILED";
+        };
+        AppRuntimeStatusInput: {
+            /** @description The version that serves the app: 1 until runtimeStatus is READY */
+            activeVersion: number;
+            appUuid: string;
+            /** @description The version asked for: 2 from migrate-v2 on, back to 1 when the rebuild fails */
+            platformVersion: number;
+            /** @description Why the last rebuild failed (runtimeStatus FAILED) */
+            runtimeError: string | null;
+            /** @enum {string} */
+            runtimeStatus: "NOT_BUILT" | "BUILDING" | "READY" | "FAILED";
         };
         AppSummary: {
             category: string;
@@ -31133,6 +35354,60 @@ export interface components {
             uuid: string;
             /** @enum {string} */
             visibility: "PUBLIC" | "PRIVATE";
+        };
+        AppTokenError: {
+            /**
+             * @description always present
+             * @enum {string}
+             */
+            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            /** @description always present */
+            error_description?: string;
+            errors: {
+                correctionSuggestion: string;
+                message: string;
+                /** @enum {string} */
+                type: "VALIDATION" | "NOT_FOUND" | "TEST" | "RELATION_NOT_ALLOWED" | "INVALID_VALUE" | "GENERAL" | "INVALID_FILE_TYPE" | "INTERNAL_SERVER_ERROR" | "PLATFORM_ERROR" | "INVALID_EMAIL" | "INVALID_DATE";
+            }[];
+            message: string;
+            requestId: string;
+            roles: ("USER" | "ADMIN" | "RESELLER" | "DEVELOPER" | "SUPER_ADMIN")[];
+            scopes: string[];
+            stackTrace?: string;
+            status: number;
+        };
+        AppTokenErrorInput: {
+            /**
+             * @description always present
+             * @enum {string}
+             */
+            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            /** @description always present */
+            error_description?: string;
+            errors: {
+                correctionSuggestion: string;
+                message: string;
+                /** @enum {string} */
+                type: "VALIDATION" | "NOT_FOUND" | "TEST" | "RELATION_NOT_ALLOWED" | "INVALID_VALUE" | "GENERAL" | "INVALID_FILE_TYPE" | "INTERNAL_SERVER_ERROR" | "PLATFORM_ERROR" | "INVALID_EMAIL" | "INVALID_DATE";
+            }[];
+            message: string;
+            requestId: string;
+            roles: ("USER" | "ADMIN" | "RESELLER" | "DEVELOPER" | "SUPER_ADMIN")[];
+            scopes: string[];
+            stackTrace?: string;
+            status: number;
+        };
+        AppTokenRequest: {
+            client_id?: string;
+            client_secret?: string;
+            grant_type?: string;
+            scope?: string;
+        };
+        AppTokenRequestInput: {
+            client_id?: string;
+            client_secret?: string;
+            grant_type?: string;
+            scope?: string;
         };
         AuditUser: {
             email: string;
@@ -31179,6 +35454,78 @@ export interface components {
             /** @description Scopes held in this company (membership and teams); empty when not a member */
             scopes: string[];
             uuid: string;
+        };
+        BillingHook: {
+            data: {
+                /** Format: uuid */
+                companyUuid: string;
+                /** @default  */
+                reason: string;
+                /** @enum {string} */
+                status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+                /**
+                 * @description Epoch ms; required with TRIAL, absent otherwise
+                 * @default null
+                 */
+                trialEndsAt: number | null;
+            };
+            /** @enum {string} */
+            type: "billing.status.changed";
+        };
+        BillingHookInput: {
+            data: {
+                /** Format: uuid */
+                companyUuid: string;
+                /** @default  */
+                reason?: string;
+                /** @enum {string} */
+                status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+                /**
+                 * @description Epoch ms; required with TRIAL, absent otherwise
+                 * @default null
+                 */
+                trialEndsAt?: number | null;
+            };
+            /** @enum {string} */
+            type: "billing.status.changed";
+        };
+        BillingSetupLink: {
+            token: string;
+        };
+        BillingSetupLinkInput: {
+            token: string;
+        };
+        BillingStatus: {
+            /**
+             * @description What the edge allows now: read-only refuses writes with 402 (docs/billing.md)
+             * @enum {string}
+             */
+            access: "full" | "warn" | "read-only";
+            companyUuid: string;
+            reason: string;
+            /** @description The billing stream revision (-1: never set, ACTIVE) */
+            revision: number;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /** @description Epoch ms; the end of a TRIAL */
+            trialEndsAt: number | null;
+            updatedAt: number | null;
+        };
+        BillingStatusInput: {
+            /**
+             * @description What the edge allows now: read-only refuses writes with 402 (docs/billing.md)
+             * @enum {string}
+             */
+            access: "full" | "warn" | "read-only";
+            companyUuid: string;
+            reason: string;
+            /** @description The billing stream revision (-1: never set, ACTIVE) */
+            revision: number;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /** @description Epoch ms; the end of a TRIAL */
+            trialEndsAt: number | null;
+            updatedAt: number | null;
         };
         Calendar: {
             color: string | null;
@@ -31446,6 +35793,254 @@ export interface components {
             /** @description IANA time zone of the calendar's new events (default UTC) */
             timeZone?: string;
         };
+        CmsExport: {
+            environments: {
+                default: boolean;
+                hostLabel: string;
+                htmlLang: string;
+                key: string;
+                label: string;
+                requiresAuth: boolean;
+                routing: string;
+                slugPrefix: string;
+            }[];
+            /** @description Epoch ms */
+            exportedAt: number;
+            /**
+             * @description The format of this document; this server reads 1
+             * @enum {number}
+             */
+            formatVersion: 1;
+            menus: {
+                environment: string;
+                items: components["schemas"]["WebMenuItem"][];
+                label: string;
+                name: string;
+                /** Format: uuid */
+                uuid: string;
+            }[];
+            modules: {
+                description: string;
+                fields: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            pages: {
+                document: {
+                    bodyJs: string;
+                    css: string;
+                    excerpt: string;
+                    headJs: string;
+                    modules: {
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        hidden: boolean;
+                        id: string;
+                        module: string;
+                    }[];
+                    seo: {
+                        [key: string]: unknown;
+                    };
+                    slug: string;
+                    title: string;
+                };
+                environment: string;
+                locale: string;
+                objectName: string;
+                /**
+                 * @description A password is never exported: a password page is imported members-only
+                 * @enum {string}
+                 */
+                protection: "none" | "password" | "members";
+                publication: {
+                    /** @description Epoch seconds of a pending publish */
+                    publishAt: number | null;
+                    /** @description Live when exported */
+                    published: boolean;
+                    /** @description Epoch seconds of a pending unpublish */
+                    unpublishAt: number | null;
+                };
+                /**
+                 * Format: uuid
+                 * @description The record the page is bound to in the exporting company
+                 */
+                recordUuid: string;
+                /**
+                 * Format: uuid
+                 * @description The page in the exporting company: what menus and translations of this document refer to
+                 */
+                uuid: string;
+            }[];
+            source: {
+                /** Format: uuid */
+                companyUuid: string;
+                subdomain: string;
+            };
+            /** @description Pairs of page uuids of this document linked as translations */
+            translations: (string)[][];
+        };
+        CmsExportInput: {
+            environments: {
+                default: boolean;
+                hostLabel: string;
+                htmlLang: string;
+                key: string;
+                label: string;
+                requiresAuth: boolean;
+                routing: string;
+                slugPrefix: string;
+            }[];
+            /** @description Epoch ms */
+            exportedAt: number;
+            /**
+             * @description The format of this document; this server reads 1
+             * @enum {number}
+             */
+            formatVersion: 1;
+            menus: {
+                environment: string;
+                items: components["schemas"]["WebMenuItemInput"][];
+                label: string;
+                name: string;
+                /** Format: uuid */
+                uuid: string;
+            }[];
+            modules: {
+                description: string;
+                fields: {
+                    default?: unknown;
+                    label?: string;
+                    name: string;
+                    /** @description The allowed values of a select field */
+                    options?: string[];
+                    /** @default false */
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "richtext" | "number" | "boolean" | "image" | "link" | "select" | "list" | "json";
+                }[];
+                label: string;
+                name: string;
+            }[];
+            pages: {
+                document: {
+                    bodyJs: string;
+                    css: string;
+                    excerpt: string;
+                    headJs: string;
+                    modules: {
+                        fields: {
+                            [key: string]: unknown;
+                        };
+                        hidden: boolean;
+                        id: string;
+                        module: string;
+                    }[];
+                    seo: {
+                        [key: string]: unknown;
+                    };
+                    slug: string;
+                    title: string;
+                };
+                environment: string;
+                locale: string;
+                objectName: string;
+                /**
+                 * @description A password is never exported: a password page is imported members-only
+                 * @enum {string}
+                 */
+                protection: "none" | "password" | "members";
+                publication: {
+                    /** @description Epoch seconds of a pending publish */
+                    publishAt: number | null;
+                    /** @description Live when exported */
+                    published: boolean;
+                    /** @description Epoch seconds of a pending unpublish */
+                    unpublishAt: number | null;
+                };
+                /**
+                 * Format: uuid
+                 * @description The record the page is bound to in the exporting company
+                 */
+                recordUuid: string;
+                /**
+                 * Format: uuid
+                 * @description The page in the exporting company: what menus and translations of this document refer to
+                 */
+                uuid: string;
+            }[];
+            source: {
+                /** Format: uuid */
+                companyUuid: string;
+                subdomain: string;
+            };
+            /** @description Pairs of page uuids of this document linked as translations */
+            translations: (string)[][];
+        };
+        CmsImport: {
+            /** @description A CmsExport document (GET /api/v2/cms/export); its formatVersion is checked first */
+            document: unknown;
+            /** @description The exporting company's record uuid -> this company's record each page is bound to; a record not named keeps its uuid (a copied company) */
+            records?: {
+                [key: string]: string;
+            };
+        };
+        CmsImportChange: {
+            /** @enum {string} */
+            action: "create" | "keep" | "publish" | "schedule" | "link";
+            /** @description What it is: an environment key, a module name, env/locale/slug, env/name */
+            key: string;
+            /** @enum {string} */
+            kind: "environment" | "module" | "page" | "publication" | "translation" | "menu";
+            note: string | null;
+            sourceUuid: string | null;
+            /** @description The uuid made in this company (null in a dry run, or for what is kept) */
+            targetUuid: string | null;
+        };
+        CmsImportChangeInput: {
+            /** @enum {string} */
+            action: "create" | "keep" | "publish" | "schedule" | "link";
+            /** @description What it is: an environment key, a module name, env/locale/slug, env/name */
+            key: string;
+            /** @enum {string} */
+            kind: "environment" | "module" | "page" | "publication" | "translation" | "menu";
+            note: string | null;
+            sourceUuid: string | null;
+            /** @description The uuid made in this company (null in a dry run, or for what is kept) */
+            targetUuid: string | null;
+        };
+        CmsImportInput: {
+            /** @description A CmsExport document (GET /api/v2/cms/export); its formatVersion is checked first */
+            document: unknown;
+            /** @description The exporting company's record uuid -> this company's record each page is bound to; a record not named keeps its uuid (a copied company) */
+            records?: {
+                [key: string]: string;
+            };
+        };
+        CmsImportResult: {
+            changes: components["schemas"]["CmsImportChange"][];
+            counts: {
+                [key: string]: number;
+            };
+            dryRun: boolean;
+        };
+        CmsImportResultInput: {
+            changes: components["schemas"]["CmsImportChangeInput"][];
+            counts: {
+                [key: string]: number;
+            };
+            dryRun: boolean;
+        };
         CmsPageDTO: {
             document: {
                 bodyJs: string;
@@ -31656,6 +36251,148 @@ export interface components {
             locale: string;
             patches: components["schemas"]["CmsPagePatchInput"][];
         };
+        CmsTransfer: {
+            companyUuid: string;
+            /** @description Who serves the live site now; on v2 with the hostname, schema and repository recorded at the cutover */
+            live: {
+                hostname: string | null;
+                repository: string | null;
+                /** @enum {string} */
+                runtime: "v1" | "v2";
+                schema: string | null;
+            };
+            /** @description The attached v2 web project */
+            project: {
+                name: string;
+                previewHostname: string | null;
+                projectId: string;
+                repository: string;
+                schema: string;
+            } | null;
+            /** @description -1 before the first transition */
+            revision: number;
+            /** @enum {string} */
+            state: "not_started" | "attached" | "cut_over" | "rolled_back";
+            /** @description The transfer in course: each attach starts one */
+            transferUuid: string | null;
+            updatedAt: number | null;
+            updatedByUuid: string | null;
+            /** @description The stored v1 project a rollback returns the hostname to */
+            v1: {
+                hostname: string;
+                subdomain: string;
+            } | null;
+        };
+        CmsTransferAttach: {
+            /** @description Default: the projectId */
+            name?: string;
+            /** @description Where the v2 project answers before the cutover */
+            previewHostname?: string | null;
+            /** @description The id of the web project made in the v2 runtime */
+            projectId: string;
+            /** @description The https URL of the web project repository */
+            repository: string;
+            /** @description The v2 runtime schema the site content lives in */
+            schema: string;
+        };
+        CmsTransferAttachInput: {
+            /** @description Default: the projectId */
+            name?: string;
+            /** @description Where the v2 project answers before the cutover */
+            previewHostname?: string | null;
+            /** @description The id of the web project made in the v2 runtime */
+            projectId: string;
+            /** @description The https URL of the web project repository */
+            repository: string;
+            /** @description The v2 runtime schema the site content lives in */
+            schema: string;
+        };
+        CmsTransferCutover: {
+            /** @description The live hostname to move; default: the company's customDomain */
+            hostname?: string;
+            /** @description Default: the attached project's */
+            repository?: string;
+            /** @description Default: the attached project's */
+            schema?: string;
+        };
+        CmsTransferCutoverInput: {
+            /** @description The live hostname to move; default: the company's customDomain */
+            hostname?: string;
+            /** @description Default: the attached project's */
+            repository?: string;
+            /** @description Default: the attached project's */
+            schema?: string;
+        };
+        CmsTransferHistoryItem: {
+            at: number;
+            byUuid: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            fromState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            requestId: string;
+            revision: number;
+            /** @enum {string} */
+            toState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            transferUuid: string;
+            /** @description The event: CmsTransferAttached, CmsTransferCutOver, CmsTransferRolledBack */
+            type: string;
+        };
+        CmsTransferHistoryItemInput: {
+            at: number;
+            byUuid: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            fromState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            requestId: string;
+            revision: number;
+            /** @enum {string} */
+            toState: "not_started" | "attached" | "cut_over" | "rolled_back";
+            transferUuid: string;
+            /** @description The event: CmsTransferAttached, CmsTransferCutOver, CmsTransferRolledBack */
+            type: string;
+        };
+        CmsTransferInput: {
+            companyUuid: string;
+            /** @description Who serves the live site now; on v2 with the hostname, schema and repository recorded at the cutover */
+            live: {
+                hostname: string | null;
+                repository: string | null;
+                /** @enum {string} */
+                runtime: "v1" | "v2";
+                schema: string | null;
+            };
+            /** @description The attached v2 web project */
+            project: {
+                name: string;
+                previewHostname: string | null;
+                projectId: string;
+                repository: string;
+                schema: string;
+            } | null;
+            /** @description -1 before the first transition */
+            revision: number;
+            /** @enum {string} */
+            state: "not_started" | "attached" | "cut_over" | "rolled_back";
+            /** @description The transfer in course: each attach starts one */
+            transferUuid: string | null;
+            updatedAt: number | null;
+            updatedByUuid: string | null;
+            /** @description The stored v1 project a rollback returns the hostname to */
+            v1: {
+                hostname: string;
+                subdomain: string;
+            } | null;
+        };
+        CmsTransferRollback: {
+            reason?: string;
+        };
+        CmsTransferRollbackInput: {
+            reason?: string;
+        };
         Company: {
             copiedFrom: string | null;
             createdAt: number;
@@ -31670,6 +36407,52 @@ export interface components {
             updatedAt: number;
             updatedBy: components["schemas"]["Actor"] | null;
             uuid: string;
+        };
+        CompanyCopy: {
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            failure: string | null;
+            percentage: number;
+            sourceCompanyUuid: string;
+            /** @enum {string} */
+            status: "copying" | "finished" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            upToPosition: number;
+        };
+        CompanyCopyCreate: {
+            /** @description The source as it was then: an ISO 8601 time with a zone, or a position of its log (digits). Absent: now. */
+            asOf?: string;
+            name: string;
+            subdomain: string;
+        };
+        CompanyCopyCreateInput: {
+            /** @description The source as it was then: an ISO 8601 time with a zone, or a position of its log (digits). Absent: now. */
+            asOf?: string;
+            name: string;
+            subdomain: string;
+        };
+        CompanyCopyInput: {
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            failure: string | null;
+            percentage: number;
+            sourceCompanyUuid: string;
+            /** @enum {string} */
+            status: "copying" | "finished" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            upToPosition: number;
         };
         CompanyInput: {
             copiedFrom: string | null;
@@ -31809,6 +36592,16 @@ export interface components {
             slug: string;
             title: string | null;
             uuid: string;
+        };
+        CopiedUuid: {
+            copyUuid: string;
+            kind: string;
+            sourceUuid: string;
+        };
+        CopiedUuidInput: {
+            copyUuid: string;
+            kind: string;
+            sourceUuid: string;
         };
         CreateObject: {
             description?: string;
@@ -32860,6 +37653,18 @@ export interface components {
         InboxPreferencesUpdateInput: {
             muted: ("record.assigned" | "record.mentioned" | "form.submitted")[];
         };
+        ListAsOf: {
+            /** @description The last log position the page reflects: the same request with asOf = this position answers the same */
+            position: number;
+            /** @description The time asked for (epoch ms), when asOf was a time */
+            time: number | null;
+        };
+        ListAsOfInput: {
+            /** @description The last log position the page reflects: the same request with asOf = this position answers the same */
+            position: number;
+            /** @description The time asked for (epoch ms), when asOf was a time */
+            time: number | null;
+        };
         LoggedEvent: {
             causationId: string | null;
             correlationId: string;
@@ -33890,6 +38695,11 @@ export interface components {
             value?: unknown;
         };
         RecordHistoryEntry: {
+            /** @description The app whose function made the change (for the user above), or null */
+            app: {
+                label: string;
+                uuid: string;
+            } | null;
             causationId: string | null;
             /** @description For each changed property: its value before and after (null: no value) */
             changes: {
@@ -33910,6 +38720,11 @@ export interface components {
             user: components["schemas"]["Actor"] | null;
         };
         RecordHistoryEntryInput: {
+            /** @description The app whose function made the change (for the user above), or null */
+            app: {
+                label: string;
+                uuid: string;
+            } | null;
             causationId: string | null;
             /** @description For each changed property: its value before and after (null: no value) */
             changes: {
@@ -34028,6 +38843,79 @@ export interface components {
             /** @description Records of the object with the User trait: the user the record is linked to while a member of the company (docs/records.md), else null */
             user: components["schemas"]["AuditUserInput"] | null;
             uuid: string;
+        };
+        RecordListRequest: {
+            /**
+             * @description exclude (default) | include | only: archived (soft-deleted) records
+             * @default exclude
+             * @enum {string}
+             */
+            archived: "exclude" | "include" | "only";
+            /** @description Our extension (docs/records.md, "Lists as of a time"): a log position (e.g. 20577) or an ISO 8601 time with a zone: the page as it was then */
+            asOf?: string;
+            /** @description The same groups in the webhook / saved-filter shape {groups: [...]} */
+            filter?: components["schemas"]["RecordFilterGroups"];
+            /** @default [] */
+            filters: components["schemas"]["RecordFilter"][];
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItem"][];
+            }[];
+            /** @default 25 */
+            limit: number;
+            /** @default 0 */
+            page: number;
+            /** @description Free-text search over the text properties, ranked */
+            query?: string;
+            /**
+             * Format: uuid
+             * @description Applies the saved filter with this uuid (AND with the rest)
+             */
+            savedFilter?: string;
+            show?: string[];
+            /** @default [] */
+            sort: {
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+                key: string;
+            }[];
+        };
+        RecordListRequestInput: {
+            /**
+             * @description exclude (default) | include | only: archived (soft-deleted) records
+             * @default exclude
+             * @enum {string}
+             */
+            archived?: "exclude" | "include" | "only";
+            /** @description Our extension (docs/records.md, "Lists as of a time"): a log position (e.g. 20577) or an ISO 8601 time with a zone: the page as it was then */
+            asOf?: string;
+            /** @description The same groups in the webhook / saved-filter shape {groups: [...]} */
+            filter?: components["schemas"]["RecordFilterGroupsInput"];
+            filters?: components["schemas"]["RecordFilterInput"][];
+            /** @description Filter groups (spec 2.4): OR of groups, AND inside a group */
+            groups?: {
+                items: components["schemas"]["RecordFilterItemInput"][];
+            }[];
+            /** @default 25 */
+            limit?: number;
+            /** @default 0 */
+            page?: number;
+            /** @description Free-text search over the text properties, ranked */
+            query?: string;
+            /**
+             * Format: uuid
+             * @description Applies the saved filter with this uuid (AND with the rest)
+             */
+            savedFilter?: string;
+            show?: string[];
+            sort?: {
+                /** @enum {string} */
+                direction?: "asc" | "desc";
+                key: string;
+            }[];
         };
         RecordRelationEntry: {
             edgeProperties: {
@@ -34375,6 +39263,80 @@ export interface components {
             /** @description Who did it: the same shape as createdBy / updatedBy / deletedBy */
             user: components["schemas"]["ActorInput"] | null;
         };
+        Sandbox: {
+            /** @description What the clone was asked to copy up to (both null: the time it was asked) */
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            /** @description The company the sandbox is a copy of: its identity in every answer */
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            createdBy: components["schemas"]["Actor"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["Actor"] | null;
+            failure: string | null;
+            name: string;
+            /** @description How much of the clone is done: 100 once ready */
+            percentage: number;
+            reactorsEnabled: boolean;
+            revision: number;
+            /** @enum {string} */
+            status: "cloning" | "ready" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            updatedBy: components["schemas"]["Actor"] | null;
+            /** @description The last position of the company log the clone copies */
+            upToPosition: number;
+            uuid: string;
+        };
+        SandboxCreate: {
+            /** @description The company as it was then: an ISO 8601 time with a zone (e.g. 2026-11-27T12:00:00Z), or a position of its log (digits, as `POST events/index` shows them). Absent: now. */
+            asOf?: string;
+            name: string;
+        };
+        SandboxCreateInput: {
+            /** @description The company as it was then: an ISO 8601 time with a zone (e.g. 2026-11-27T12:00:00Z), or a position of its log (digits, as `POST events/index` shows them). Absent: now. */
+            asOf?: string;
+            name: string;
+        };
+        SandboxInput: {
+            /** @description What the clone was asked to copy up to (both null: the time it was asked) */
+            asOf: {
+                position: number | null;
+                time: number | null;
+            };
+            /** @description The company the sandbox is a copy of: its identity in every answer */
+            companyUuid: string;
+            copiedEvents: number;
+            createdAt: number;
+            createdBy: components["schemas"]["ActorInput"] | null;
+            deletedAt: number | null;
+            deletedBy: components["schemas"]["ActorInput"] | null;
+            failure: string | null;
+            name: string;
+            /** @description How much of the clone is done: 100 once ready */
+            percentage: number;
+            reactorsEnabled: boolean;
+            revision: number;
+            /** @enum {string} */
+            status: "cloning" | "ready" | "failed";
+            totalEvents: number;
+            updatedAt: number;
+            updatedBy: components["schemas"]["ActorInput"] | null;
+            /** @description The last position of the company log the clone copies */
+            upToPosition: number;
+            uuid: string;
+        };
+        SandboxUpdate: {
+            /** @description Whether webhooks and syncs run on what happens in the sandbox (never on the copied history, never for the copied webhooks) */
+            reactorsEnabled: boolean;
+        };
+        SandboxUpdateInput: {
+            /** @description Whether webhooks and syncs run on what happens in the sandbox (never on the copied history, never for the copied webhooks) */
+            reactorsEnabled: boolean;
+        };
         SavedFilter: {
             createdAt: number;
             createdBy: components["schemas"]["Actor"] | null;
@@ -34451,6 +39413,28 @@ export interface components {
             expiresAt: number;
             token: string;
             user: components["schemas"]["UserInput"];
+        };
+        SetBillingStatus: {
+            /** @default  */
+            reason: string;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /**
+             * @description Epoch ms; required with TRIAL, absent otherwise
+             * @default null
+             */
+            trialEndsAt: number | null;
+        };
+        SetBillingStatusInput: {
+            /** @default  */
+            reason?: string;
+            /** @enum {string} */
+            status: "TRIAL" | "ACTIVE" | "PAST_DUE" | "SUSPENDED";
+            /**
+             * @description Epoch ms; required with TRIAL, absent otherwise
+             * @default null
+             */
+            trialEndsAt?: number | null;
         };
         SlugMapItem: {
             environment: string;
@@ -34691,6 +39675,118 @@ export interface components {
             updatedAt: number;
             updatedBy: components["schemas"]["ActorInput"] | null;
             uuid: string;
+        };
+        TrackingBatch: {
+            /** Format: uuid */
+            batchId: string;
+            events: {
+                /**
+                 * Format: uuid
+                 * @description The sender's id of the event: an event id the company has already is counted once
+                 */
+                eventId: string;
+                /**
+                 * @description The custom event name (type event)
+                 * @default
+                 */
+                name: string;
+                /** @description The page path; a query string or fragment is cut off and not kept */
+                path: string;
+                /**
+                 * @description The referring page; only its origin is kept
+                 * @default
+                 */
+                referrer: string;
+                /** @enum {string} */
+                type: "pageview" | "event";
+            }[];
+            /** @description The public site key (or the x-site-key header) */
+            siteKey?: string;
+        };
+        TrackingBatchInput: {
+            /** Format: uuid */
+            batchId: string;
+            events: {
+                /**
+                 * Format: uuid
+                 * @description The sender's id of the event: an event id the company has already is counted once
+                 */
+                eventId: string;
+                /**
+                 * @description The custom event name (type event)
+                 * @default
+                 */
+                name?: string;
+                /** @description The page path; a query string or fragment is cut off and not kept */
+                path: string;
+                /**
+                 * @description The referring page; only its origin is kept
+                 * @default
+                 */
+                referrer?: string;
+                /** @enum {string} */
+                type: "pageview" | "event";
+            }[];
+            /** @description The public site key (or the x-site-key header) */
+            siteKey?: string;
+        };
+        TrackingReceipt: {
+            /** @description false: nothing was kept (do-not-track or a bot) */
+            kept: boolean;
+            received: number;
+        };
+        TrackingReceiptInput: {
+            /** @description false: nothing was kept (do-not-track or a bot) */
+            kept: boolean;
+            received: number;
+        };
+        TrackingSiteKey: {
+            siteKey: string | null;
+        };
+        TrackingSiteKeyInput: {
+            siteKey: string | null;
+        };
+        TrackingStats: {
+            /** @description The whole site, per day */
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                events: number;
+                views: number;
+                /** @description Unique visitors of the day */
+                visitors: number;
+            }[];
+            from: string;
+            /** @description The top 20 pages of the range by views */
+            pages: {
+                events: number;
+                path: string;
+                views: number;
+                /** @description Unique visitors summed over the days (visitor-days) */
+                visitors: number;
+            }[];
+            to: string;
+        };
+        TrackingStatsInput: {
+            /** @description The whole site, per day */
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                events: number;
+                views: number;
+                /** @description Unique visitors of the day */
+                visitors: number;
+            }[];
+            from: string;
+            /** @description The top 20 pages of the range by views */
+            pages: {
+                events: number;
+                path: string;
+                views: number;
+                /** @description Unique visitors summed over the days (visitor-days) */
+                visitors: number;
+            }[];
+            to: string;
         };
         Trait: {
             createdAt: number;

@@ -28,7 +28,7 @@ describe('app decider: migrate-v2 (spec 4.17)', () => {
     given(appDecider, [created, requested(B1)], schema).when({ type: 'CompleteRuntimeBuild', buildId: B1, reasons: [] }).then([{ type: 'AppRuntimeBuilt', version: 1, data: { buildId: B1, runtime: 'node22' } }]);
     given(appDecider, [created, requested(B1)], schema).when({ type: 'CompleteRuntimeBuild', buildId: B1, reasons: ['no webhookUrl'] }).then([{ type: 'AppRuntimeBuildFailed', version: 1, data: { buildId: B1, reasons: ['no webhookUrl'] } }]);
     given(appDecider, [created, requested(B1)], schema).when({ type: 'CompleteRuntimeBuild', buildId: B2, reasons: [] }).then([]);
-    given(appDecider, [created, requested(B1), { type: 'AppRuntimeBuilt', version: 1, data: { buildId: B1, runtime: 'node22' } }], schema).when({ type: 'CompleteRuntimeBuild', buildId: B1, reasons: [] }).then([]);
+    given(appDecider, [created, requested(B1), { type: 'AppRuntimeBuilt' as const, version: 1 as const, data: { buildId: B1, runtime: 'node22' as const } }], schema).when({ type: 'CompleteRuntimeBuild', buildId: B1, reasons: [] }).then([]);
     given(appDecider, [created], schema).when({ type: 'CompleteRuntimeBuild', buildId: B1, reasons: [] }).then([]);
   });
 });

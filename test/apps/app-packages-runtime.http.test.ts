@@ -26,11 +26,11 @@ type Entry = { name: string; type?: 'file' | 'directory' | 'symlink' | 'link' | 
 async function tarOf(entries: Entry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
-  pack.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise((resolve) => pack.on('end', resolve));
+  pack.on('data', (c: unknown) => chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve) => pack.on('end', () => resolve()));
   for (const e of entries) {
     const body = e.content === undefined ? undefined : Buffer.from(e.content);
-    pack.entry({ name: e.name, type: e.type ?? 'file', linkname: e.linkname, size: body?.length ?? 0 }, body);
+    pack.entry({ name: e.name, type: e.type ?? 'file', linkname: e.linkname, size: body?.length ?? 0 }, body ?? Buffer.alloc(0));
   }
   pack.finalize();
   await done;

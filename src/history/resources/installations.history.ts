@@ -30,12 +30,12 @@ export const installationsHistory = (db: Db): ResourceHistoryAdapter<Installatio
     switch (event.type) {
       case 'AppInstalled': {
         const d = event.data;
-        const base: InstallationRow = row ?? { tenant: current.tenant, app_uuid: current.app_uuid, app_tenant: d.appTenant, installed: true, settings: {}, state: {}, credentials: d.credentials, previous_credentials: null, previous_valid_until: null, installed_at: at, updated_at: at, revision: stored.revision };
+        const base: InstallationRow = row ?? { tenant: current.tenant, app_uuid: current.app_uuid, app_tenant: d.appTenant, installed: true, settings: {}, state: {}, credentials: d.credentials, previous_credentials: null, previous_valid_until: null, granted_scopes: [], installed_at: at, updated_at: at, revision: stored.revision };
         return moved(base, { installed: true, settings: { ...base.settings, ...d.settings }, credentials: d.credentials, previous_credentials: null, previous_valid_until: null, installed_at: at });
       }
       case 'AppUninstalled':
         if (!row) return row;
-        return moved(row, event.data.keepData ? { installed: false } : { installed: false, settings: {}, state: {} });
+        return moved(row, event.data.keepData ? { installed: false, granted_scopes: [] } : { installed: false, granted_scopes: [], settings: {}, state: {} });
       case 'AppCredentialsRotated':
         return row && moved(row, { previous_credentials: row.credentials, credentials: event.data.credentials, previous_valid_until: event.data.previousValidUntil });
       case 'InstallationStateChanged':
@@ -46,6 +46,8 @@ export const installationsHistory = (db: Db): ResourceHistoryAdapter<Installatio
         const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== null));
         return moved(row, { settings: without({ ...row.settings, ...set }, Object.keys(changes).filter((k) => changes[k] === null)) as InstallationRow['settings'] });
       }
+      case 'InstallationScopesGranted':
+        return row && moved(row, { granted_scopes: event.data.scopes });
       default:
         return row && moved(row);
     }
