@@ -93,7 +93,7 @@ export function openFeed(
     finish();
     if (!socket) return;
     // On shutdown the connection is not kept alive: the server waits for it to close.
-    if (reason === 'shutdown') res.once('finish', () => socket.destroySoon());
+    if (reason === 'shutdown') res.once('finish', () => (typeof socket.destroySoon === 'function' ? socket.destroySoon() : socket.destroy()));
     if (res.writableFinished) return;
     const drop = setTimeout(() => socket.destroy(), reason === 'shutdown' ? Math.min(1000, s.stallMs) : s.stallMs);
     drop.unref();

@@ -260,6 +260,8 @@ describe('every operation of the OpenAPI document', () => {
   it('with roles answers a USER without scopes with exactly what it lacks (or lets it past auth)', async () => {
     for (const op of (await operations()).filter((op) => op.roles)) {
       const lacks = { roles: op.roles!.includes('USER') ? [] : op.roles, scopes: op.scopes };
+      // A live stream a member may open (the inbox) would answer forever: its auth is checked in its own tests.
+      if (op.url.endsWith('/stream') && lacks.roles!.length === 0 && lacks.scopes!.length === 0) continue;
       const res = await call(op.method, op.url, userA.headers);
       if (lacks.roles!.length === 0 && lacks.scopes!.length === 0) {
         expect(res.statusCode, `${op.method} ${op.url}`).not.toBe(403);
