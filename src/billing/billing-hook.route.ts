@@ -15,8 +15,9 @@ const refused = (why: string) =>
   ]);
 
 const notConfigured = () =>
-  new DomainError('NOT_READY', 'Billing hook not configured', [
-    { message: 'This server has no BILLING_WEBHOOK_SECRET', type: 'GENERAL', correctionSuggestion: 'Set BILLING_WEBHOOK_SECRET (whsec_...) on the server' },
+  // A public door: a 404 as for a route that is not there (not a 5xx, and nothing of the server's configuration).
+  new DomainError('NOT_FOUND', 'No billing hook on this server', [
+    { message: 'The billing hook is not enabled on this server', type: 'NOT_FOUND', correctionSuggestion: "Ask the server's operator to enable the billing hook (docs/billing.md)" },
   ]);
 
 /**

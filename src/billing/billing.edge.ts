@@ -16,6 +16,8 @@ declare module 'fastify' {
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The status code of a write refused for billing (docs/billing.md). */
 export const BILLING_REFUSED_STATUS = 402;
 
@@ -77,9 +79,11 @@ export function registerBillingEdge(app: FastifyInstance, billing: Pick<BillingS
     if (actor?.superAdmin) return done();
     const member = typeof config.auth === 'object';
     const params = request.params as Record<string, unknown> | undefined;
-    const tenant = member ? actor?.tenant : config.auth === 'public' && typeof params?.companyUuid === 'string' ? params.companyUuid : null;
-    if (!tenant) return done();
     const kind = billingKind({ method: request.method as never, url: request.routeOptions.url ?? '', config });
+    // A public route's company is a path parameter not yet checked (this runs before validation): only a uuid, and only for a write, is looked up.
+    const publicCompany = config.auth === 'public' && kind === 'write' && typeof params?.companyUuid === 'string' && UUID.test(params.companyUuid) ? params.companyUuid : null;
+    const tenant = member ? actor?.tenant : publicCompany;
+    if (!tenant) return done();
     const apply = (gate: BillingGate) => {
       if (member && gate.status !== 'ACTIVE') warn(reply, gate);
       if (gate.access === 'read-only' && kind === 'write') return void refuse(request, reply, gate, member);
